@@ -1,0 +1,1 @@
+"""Embedding providers behind one small protocol, resolved from settings by a registry."""

@@ -1,0 +1,1 @@
+"""askdocs.mcp"""

@@ -1,0 +1,234 @@
+"""The one settings object, built at the edges (CLI, server start-up) and injected.
+
+Sources, later ones winning: defaults < config file (TOML) < ``ASKDOCS_*`` environment
+variables (nested with ``__``, e.g. ``ASKDOCS_ASK__DAILY_VISITOR_LIMIT=30``) < explicit
+arguments. Nothing here reads the environment at import time.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from askdocs.errors import ConfigError
+from askdocs.types import Audience
+
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    "archive/**",
+    "design/**",
+    "marketing/**",
+    "screenshots/**",
+    "README.md",
+    "**/README.md",
+    ".*/**",
+    "**/.*/**",
+    ".*",
+    "**/.*",
+)
+DEFAULT_INCLUDE: tuple[str, ...] = ("**/*.md", "**/*.mdx")
+
+
+class RootConfig(BaseModel):
+    """One docs root of a site: a folder of Markdown with include/exclude globs."""
+
+    path: Path
+    audience: Audience = "user"
+    include: list[str] = Field(default_factory=lambda: list(DEFAULT_INCLUDE))
+    exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    required: bool = True
+    url_template: str | None = None  # overrides the site's template for this root
+
+
+class SiteConfig(BaseModel):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,62}$")
+    name: str = ""
+    roots: list[RootConfig]
+    hostnames: list[str] = Field(default_factory=list)
+    public: bool = True
+    live: bool = True
+    ask_enabled: bool = True
+    default_locale: str = "en"
+    default_address: str | None = None  # e.g. "https://docs.example.com"
+    user_url_template: str = "/docs/{path}#{anchor}"
+    developer_url_template: str = "/docs/developer/{path}#{anchor}"
+
+
+class CorpusSettings(BaseModel):
+    max_markdown_bytes: int = 1024 * 1024
+    max_image_bytes: int = 10 * 1024 * 1024
+    split_level: int = Field(default=3, ge=1, le=6)
+    max_chars: int = Field(default=1500, ge=200)
+    min_chars: int = Field(default=500, ge=0)
+
+
+class EmbeddingSettings(BaseModel):
+    provider: Literal["local", "openai-compatible", "gemini", "none"] = "local"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    dimension: int | None = None
+    batch_size: int = Field(default=32, ge=1, le=2048)
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    query_timeout_seconds: float = Field(default=5.0, gt=0)
+    threads: int | None = None
+
+
+class SearchSettings(BaseModel):
+    limit: int = Field(default=10, ge=1, le=100)
+    rrf_k: int = Field(default=60, ge=1)
+    dense_weight: float = Field(default=1.0, ge=0)
+    lexical_weight: float = Field(default=1.0, ge=0)
+    prefetch: int = Field(default=50, ge=1, le=1000)
+    match_threshold: float | None = None  # None: the calibrated value for the model
+    followup_min_words: int = 5
+
+
+class IndexSettings(BaseModel):
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None
+    first_run_delay_seconds: float = 1.0
+    recheck_seconds: float = 600.0
+    retry_seconds: float = 120.0
+    interactive_yield_seconds: float = 15.0
+
+
+class ServerSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
+
+
+class AskSettings(BaseModel):
+    burst_per_minute: int = 20
+    daily_visitor_limit: int = 15
+    daily_site_limit: int = 500
+    daily_global_limit: int = 5000
+    max_messages: int = 8
+    max_message_chars: int = 4000
+    max_question_chars: int = 1000
+    chunks_per_question: int = 8
+    limits_timeout_seconds: float = 0.5
+    visitor_hash_key: SecretStr | None = None
+
+
+class ChatSettings(BaseModel):
+    provider: Literal["none", "openai-compatible", "anthropic", "gemini"] = "none"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    max_output_tokens: int = 1024
+    timeout_seconds: float = 60.0
+
+
+class BotCheckSettings(BaseModel):
+    provider: Literal["off", "turnstile"] = "off"
+    secret: SecretStr | None = None
+    site_key: str | None = None
+    verify_url: str = "https://challenges.cloudflare.com/turnstile/v0/siteverify"
+    timeout_seconds: float = 3.0
+
+
+class Settings(BaseSettings):
+    """Everything askdocs can be told. See docs/configuration.md."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ASKDOCS_",
+        env_nested_delimiter="__",
+        extra="forbid",
+    )
+
+    data_dir: Path = Field(default_factory=lambda: default_data_dir())
+    config_file: Path | None = None
+    sites: list[SiteConfig] = Field(default_factory=list)
+    corpus: CorpusSettings = Field(default_factory=CorpusSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    ask: AskSettings = Field(default_factory=AskSettings)
+    chat: ChatSettings = Field(default_factory=ChatSettings)
+    bot_check: BotCheckSettings = Field(default_factory=BotCheckSettings)
+    redis_url: str | None = None
+    database_url: str | None = None
+    jwt_signing_key: SecretStr | None = None
+
+    @field_validator("data_dir")
+    @classmethod
+    def _expand(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings)
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "askdocs"
+
+
+def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
+    """Build settings: defaults < TOML file < ``ASKDOCS_*`` environment < ``overrides``."""
+    path = config_file or _env_config_file()
+    file_values: dict[str, Any] = _read_toml(path) if path is not None else {}
+    if path is not None:
+        file_values["config_file"] = path
+    explicit = {k: v for k, v in overrides.items() if v is not None}
+
+    class _Loaded(Settings):
+        @classmethod
+        def settings_customise_sources(
+            cls,
+            settings_cls: type[BaseSettings],
+            init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            return (init_settings, env_settings, _DictSource(settings_cls, file_values))
+
+    try:
+        return _Loaded(**explicit)
+    except ValueError as exc:
+        raise ConfigError(f"invalid settings: {exc}") from exc
+
+
+class _DictSource(PydanticBaseSettingsSource):
+    """Values read from the config file, below the environment in priority."""
+
+    def __init__(self, settings_cls: type[BaseSettings], values: dict[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self._values = values
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self._values.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return dict(self._values)
+
+
+def _env_config_file() -> Path | None:
+    value = os.environ.get("ASKDOCS_CONFIG_FILE")
+    return Path(value) if value else None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"config file not found: {path}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc

@@ -1,0 +1,139 @@
+"""Core value types shared by the corpus, the engine and every surface.
+
+These are plain frozen dataclasses: the pure core passes them around, the edges turn
+them into wire schemas. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+Audience = Literal["user", "developer"]
+AUDIENCES: tuple[Audience, ...] = ("user", "developer")
+DEFAULT_LOCALE = "en"
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A Markdown heading as parsed: level, visible text and stable section id."""
+
+    level: int
+    text: str
+    section_id: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Section:
+    """The text under one heading (level <= split level) up to the next such heading.
+
+    ``heading`` is None for text before the first heading (the page's lead).
+    ``trail`` lists the headings above it, outermost first, itself last.
+    """
+
+    heading: Heading | None
+    trail: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Page:
+    """One parsed Markdown page of one locale variant."""
+
+    site: str
+    root: str
+    path: str  # relative to its docs root, "/" separators, e.g. "tutorial/cors.md"
+    slug: str
+    title: str
+    locale: str
+    audience: Audience
+    order: int | None
+    description: str | None
+    body: str  # Markdown without front matter
+    headings: tuple[Heading, ...]
+    sections: tuple[Section, ...]
+    meta: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    translated: bool = True  # False when this is the English fallback for a missing locale
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One embeddable unit: a section, or a part of one."""
+
+    site: str
+    path: str
+    slug: str
+    title: str
+    heading: str
+    heading_trail: tuple[str, ...]
+    section_id: str
+    anchor: str
+    url: str
+    audience: Audience
+    locale: str
+    part: int
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.slug}:{self.locale}#{self.section_id}:{self.part}"
+
+    @property
+    def embed_text(self) -> str:
+        return embed_text(self.title, self.heading, self.text)
+
+    @property
+    def embed_hash(self) -> str:
+        return hashlib.sha256(self.embed_text.encode("utf-8")).hexdigest()
+
+
+def embed_text(title: str, heading: str, text: str) -> str:
+    """The exact text that is embedded for a chunk (seed 000)."""
+    return f"{title} — {heading}\n\n{text}"
+
+
+@dataclass(frozen=True)
+class PageError:
+    """A documentation file that could not be used, with why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result. ``score`` is a ranking value, not a confidence."""
+
+    site: str
+    path: str
+    slug: str
+    title: str
+    heading: str
+    heading_trail: tuple[str, ...]
+    section_id: str
+    anchor: str
+    url: str
+    audience: Audience
+    locale: str
+    text: str
+    score: float
+    translated: bool = True
+    chunk_id: str = ""
+
+
+SearchMode = Literal["hybrid", "keyword"]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Hits best first, plus how they were found and whether they count as a match."""
+
+    hits: tuple[Hit, ...]
+    match: bool
+    mode: SearchMode
+    reason: str | None = None  # why the search degraded, when it did
+    coverage: float = 1.0  # share of chunks with a vector in the searched collection
+    collection: str | None = None
+    best_dense: float | None = None  # the best cosine similarity seen (drives ``match``)
