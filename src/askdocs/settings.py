@@ -54,8 +54,8 @@ class SiteConfig(BaseModel):
     ask_enabled: bool = True
     default_locale: str = "en"
     default_address: str | None = None  # e.g. "https://docs.example.com"
-    user_url_template: str = "/docs/{path}#{anchor}"
-    developer_url_template: str = "/docs/developer/{path}#{anchor}"
+    user_url_template: str = "/docs/{slug}#{anchor}"
+    developer_url_template: str = "/docs/developer/{slug}#{anchor}"
 
 
 class CorpusSettings(BaseModel):
@@ -133,6 +133,13 @@ class BotCheckSettings(BaseModel):
     timeout_seconds: float = 3.0
 
 
+class AuthSettings(BaseModel):
+    jwt_signing_key: SecretStr | None = None  # >= 32 chars; else generated in the data dir
+    jwt_issuer: str = "askdocs"
+    jwt_audience: str = "askdocs-api"
+    default_token_ttl_seconds: int = Field(default=3600, ge=60)
+
+
 class Settings(BaseSettings):
     """Everything askdocs can be told. See docs/configuration.md."""
 
@@ -155,7 +162,7 @@ class Settings(BaseSettings):
     bot_check: BotCheckSettings = Field(default_factory=BotCheckSettings)
     redis_url: str | None = None
     database_url: str | None = None
-    jwt_signing_key: SecretStr | None = None
+    auth: AuthSettings = Field(default_factory=lambda: AuthSettings())
 
     @field_validator("data_dir")
     @classmethod

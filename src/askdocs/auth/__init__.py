@@ -1,0 +1,1 @@
+"""Bearer tokens (JWT HS256) and the typed identity they carry."""

@@ -1,0 +1,94 @@
+"""Mint and verify askdocs bearer tokens: HS256 only; sub, exp, iat, iss, aud required.
+
+Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
+as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
+caller; a token alone never grants it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import jwt as pyjwt
+
+from askdocs.auth.keys import signing_key
+from askdocs.errors import AuthError
+from askdocs.settings import Settings
+
+ALGORITHM = "HS256"
+REQUIRED_CLAIMS = ("sub", "exp", "iat", "iss", "aud")
+
+
+@dataclass(frozen=True)
+class Claims:
+    """The typed identity a verified token carries."""
+
+    sub: str
+    org: str | None
+    org_role: str | None
+    platform_admin: bool
+    issued_at: int
+    expires_at: int
+
+
+def mint(
+    settings: Settings,
+    sub: str,
+    *,
+    ttl_seconds: int | None = None,
+    org: str | None = None,
+    org_role: str | None = None,
+    platform_admin: bool = False,
+    now: int | None = None,
+) -> str:
+    issued = int(time.time()) if now is None else now
+    ttl = ttl_seconds or settings.auth.default_token_ttl_seconds
+    claims: dict[str, object] = {
+        "sub": sub,
+        "iat": issued,
+        "exp": issued + ttl,
+        "iss": settings.auth.jwt_issuer,
+        "aud": settings.auth.jwt_audience,
+        "platformAdmin": platform_admin,
+    }
+    if org is not None:
+        claims["org"] = org
+        claims["orgRole"] = org_role
+    return pyjwt.encode(claims, signing_key(settings), algorithm=ALGORITHM)
+
+
+def verify(token: str, settings: Settings) -> Claims:
+    """Verify signature, algorithm, issuer, audience and expiry; raise AuthError otherwise."""
+    if not token:
+        raise AuthError("missing bearer token")
+    try:
+        data = pyjwt.decode(
+            token,
+            signing_key(settings),
+            algorithms=[ALGORITHM],
+            audience=settings.auth.jwt_audience,
+            issuer=settings.auth.jwt_issuer,
+            options={"require": list(REQUIRED_CLAIMS)},
+        )
+    except pyjwt.ExpiredSignatureError as exc:
+        raise AuthError("token expired", code="token_expired") from exc
+    except pyjwt.PyJWTError as exc:
+        raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
+    return _claims(data)
+
+
+def _claims(data: dict[str, object]) -> Claims:
+    sub = data.get("sub")
+    if not isinstance(sub, str) or not sub:
+        raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
+    admin = data.get("platformAdmin", data.get("isAdmin", False))
+    org, role = data.get("org"), data.get("orgRole")
+    return Claims(
+        sub=sub,
+        org=org if isinstance(org, str) else None,
+        org_role=role if isinstance(role, str) else None,
+        platform_admin=admin is True,
+        issued_at=int(str(data["iat"])),
+        expires_at=int(str(data["exp"])),
+    )

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import base64
+import json
+import time
+from pathlib import Path
+
+import jwt as pyjwt
+import pytest
+
+from askdocs.auth.jwt import mint, verify
+from askdocs.auth.keys import signing_key
+from askdocs.errors import AuthError
+from askdocs.settings import Settings, load_settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return load_settings(data_dir=tmp_path)
+
+
+def _b64(obj: object) -> str:
+    return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
+
+
+def test_round_trip_keeps_identity(settings: Settings) -> None:
+    token = mint(settings, "u1", org="o1", org_role="admin", platform_admin=True)
+    claims = verify(token, settings)
+    assert (claims.sub, claims.org, claims.org_role, claims.platform_admin) == (
+        "u1",
+        "o1",
+        "admin",
+        True,
+    )
+
+
+def test_key_is_persisted_and_shared(settings: Settings) -> None:
+    first = signing_key(settings)
+    assert len(first) >= 32
+    assert signing_key(load_settings(data_dir=settings.data_dir)) == first
+    mode = (settings.data_dir / "jwt-signing-key").stat().st_mode & 0o777
+    assert mode == 0o600
+
+
+def test_alg_none_is_refused(settings: Settings) -> None:
+    now = int(time.time())
+    claims = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    token = f"{_b64({'alg': 'none', 'typ': 'JWT'})}.{_b64(claims)}."
+    with pytest.raises(AuthError):
+        verify(token, settings)
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"aud": "someone-else"}, "invalid_token"),
+        ({"iss": "evil"}, "invalid_token"),
+        ({"exp": 1}, "token_expired"),
+    ],
+)
+def test_wrong_claims_are_refused(settings: Settings, change: dict[str, object], code: str) -> None:
+    now = int(time.time())
+    claims = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    claims.update(change)
+    token = pyjwt.encode(claims, signing_key(settings), algorithm="HS256")
+    with pytest.raises(AuthError) as info:
+        verify(token, settings)
+    assert info.value.code == code
+
+
+def test_missing_exp_is_refused(settings: Settings) -> None:
+    claims = {"sub": "u1", "iat": int(time.time()), "iss": "askdocs", "aud": "askdocs-api"}
+    token = pyjwt.encode(claims, signing_key(settings), algorithm="HS256")
+    with pytest.raises(AuthError):
+        verify(token, settings)
+
+
+def test_other_algorithm_is_refused(settings: Settings) -> None:
+    now = int(time.time())
+    claims = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    token = pyjwt.encode(claims, signing_key(settings), algorithm="HS512")
+    with pytest.raises(AuthError):
+        verify(token, settings)
+
+
+def test_is_admin_alias_and_platform_admin_wins(settings: Settings) -> None:
+    now = int(time.time())
+    base = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    key = signing_key(settings)
+    alias = pyjwt.encode({**base, "isAdmin": True}, key, algorithm="HS256")
+    both = pyjwt.encode({**base, "isAdmin": True, "platformAdmin": False}, key, algorithm="HS256")
+    assert verify(alias, settings).platform_admin is True
+    assert verify(both, settings).platform_admin is False
