@@ -25,6 +25,8 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "screenshots/**",
     "README.md",
     "**/README.md",
+    "SOURCE.md",  # provenance notes of an imported docs tree, like README.md: not a page
+    "LICENSE.md",
     ".*/**",
     "**/.*/**",
     ".*",
@@ -63,7 +65,10 @@ class CorpusSettings(BaseModel):
     max_image_bytes: int = 10 * 1024 * 1024
     split_level: int = Field(default=3, ge=1, le=6)
     max_chars: int = Field(default=1500, ge=200)
-    min_chars: int = Field(default=500, ge=0)
+    min_chars: int = Field(default=500, ge=0)  # 0: never merge short pieces
+    locales: list[str] = Field(
+        default_factory=lambda: ["en", "cs", "sk"], min_length=1
+    )  # page.cs.md siblings and i18n/<locale>/ mirrors
 
 
 class EmbeddingSettings(BaseModel):
@@ -71,7 +76,8 @@ class EmbeddingSettings(BaseModel):
     model: str | None = None
     base_url: str | None = None
     api_key: SecretStr | None = None
-    dimension: int | None = None
+    dimension: int | None = Field(default=None, ge=1)
+    request_dimensions: bool = True  # send dimensions / outputDimensionality when set
     batch_size: int = Field(default=32, ge=1, le=2048)
     timeout_seconds: float = Field(default=30.0, gt=0)
     query_timeout_seconds: float = Field(default=5.0, gt=0)
@@ -95,12 +101,15 @@ class IndexSettings(BaseModel):
     recheck_seconds: float = 600.0
     retry_seconds: float = 120.0
     interactive_yield_seconds: float = 15.0
+    qdrant_timeout_seconds: float = Field(default=10.0, gt=0)
 
 
 class ServerSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
+    search_concurrency: int = Field(default=4, ge=1, le=64)  # searches run at once
+    index_in_background: bool = True  # serve indexes configured sites at start-up
 
 
 class AskSettings(BaseModel):
@@ -114,6 +123,7 @@ class AskSettings(BaseModel):
     chunks_per_question: int = 8
     limits_timeout_seconds: float = 0.5
     visitor_hash_key: SecretStr | None = None
+    max_body_bytes: int = Field(default=256 * 1024, ge=1024)
 
 
 class ChatSettings(BaseModel):
@@ -121,8 +131,32 @@ class ChatSettings(BaseModel):
     model: str | None = None
     base_url: str | None = None
     api_key: SecretStr | None = None
-    max_output_tokens: int = 1024
-    timeout_seconds: float = 60.0
+    max_output_tokens: int = Field(default=1024, ge=1)
+    timeout_seconds: float = Field(default=60.0, gt=0)  # total time one reply may stream
+    connect_timeout_seconds: float = Field(default=5.0, gt=0)
+    idle_timeout_seconds: float = Field(default=30.0, gt=0)  # longest silence mid-stream
+    temperature: float | None = Field(default=None, ge=0, le=2)
+
+
+class AssistantSettings(BaseModel):
+    """The signed-in assistant (seed 002 ``Assistant:*``, seed 000 ``PlatformDocs:Inject*``)."""
+
+    max_output_tokens: int | None = Field(default=None, ge=1)  # unset: no ceiling sent
+    default_answer_tokens: int = Field(default=16384, ge=1)  # Anthropic/Gemini when unset
+    reasoning_headroom_tokens: int = Field(default=8192, ge=0)
+    max_message_chars: int = Field(default=32000, ge=100)
+    max_replay_messages: int = Field(default=40, ge=1)
+    max_tool_rounds: int = Field(default=6, ge=1, le=20)
+    detached_turn_seconds: float = Field(default=300.0, gt=0)
+    title_timeout_seconds: float = Field(default=10.0, gt=0)
+    docs_site: str | None = None  # None: the request's site, else the first configured one
+    inject_top_k: int = Field(default=4, ge=0, le=20)
+    inject_max_chars: int = Field(default=7000, ge=0)
+    inject_timeout_seconds: float = Field(default=5.0, gt=0)
+    inject_min_score: float = Field(default=0.35, ge=-1.0, le=1.0)
+    user_guide_boost: float = Field(default=0.1, ge=0.0, le=1.0)
+    search_timeout_seconds: float = Field(default=15.0, gt=0)
+    system_prompt: str | None = None  # replaces the built-in prompt's opening paragraph
 
 
 class BotCheckSettings(BaseModel):
@@ -138,6 +172,29 @@ class AuthSettings(BaseModel):
     jwt_issuer: str = "askdocs"
     jwt_audience: str = "askdocs-api"
     default_token_ttl_seconds: int = Field(default=3600, ge=60)
+
+
+class McpSettings(BaseModel):
+    """``askdocs mcp``: transport, where the HTTP transport listens, and call bounds."""
+
+    transport: Literal["stdio", "http"] = "stdio"
+    host: str = "127.0.0.1"
+    port: int = Field(default=3002, ge=0, le=65535)
+    api_url: str | None = None  # server mode: the askdocs HTTP API the tools call
+    allowed_hosts: list[str] = Field(default_factory=list)  # extra Host values (DNS rebinding)
+    allowed_origins: list[str] = Field(default_factory=list)  # extra Origin values
+    tool_timeout_seconds: float = Field(default=30.0, gt=0)
+    api_timeout_seconds: float = Field(default=15.0, gt=0)
+    index_wait_seconds: float = Field(default=10.0, ge=0)
+
+
+class ReaderSettings(BaseModel):
+    """The docs reader: article rendering bounds (see docs/reader-api.md)."""
+
+    render_timeout_seconds: float = Field(default=2.0, gt=0)  # per article render
+    render_workers: int = Field(default=2, ge=1, le=16)  # render worker processes
+    max_html_bytes: int = Field(default=2 * 1024 * 1024, ge=64 * 1024)
+    html_amplification: int = Field(default=10, ge=2)  # HTML <= N x Markdown (64 KiB min)
 
 
 class Settings(BaseSettings):
@@ -163,6 +220,9 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     database_url: str | None = None
     auth: AuthSettings = Field(default_factory=lambda: AuthSettings())
+    reader: ReaderSettings = Field(default_factory=ReaderSettings)
+    assistant: AssistantSettings = Field(default_factory=lambda: AssistantSettings())
+    mcp: McpSettings = Field(default_factory=McpSettings)
 
     @field_validator("data_dir")
     @classmethod

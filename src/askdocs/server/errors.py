@@ -1,12 +1,29 @@
-"""Translate the exception tree into HTTP: status, stable code, no stack traces, no secrets."""
+"""Translate the exception tree into HTTP: status, stable code, no stack traces, no secrets.
+
+Every error body is ``{"error": {"code": ..., "message": ...}}``. Unknown routes are 404
+``not_found``, wrong methods 405 ``method_not_allowed``, invalid parameters 400
+``invalid_request``, and anything unexpected 500 ``internal_error`` with no detail.
+"""
 
 from __future__ import annotations
+
+import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from askdocs.errors import AskDocsError, RateLimited
+
+log = logging.getLogger(__name__)
+NO_STORE = {"Cache-Control": "no-store"}
+_HTTP_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}
 
 
 def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
@@ -16,9 +33,11 @@ def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AskDocsError)
     async def _askdocs_error(request: Request, exc: AskDocsError) -> JSONResponse:
-        headers = {"Cache-Control": "no-store"}
+        headers = dict(NO_STORE)
         if isinstance(exc, RateLimited):
             headers["Retry-After"] = str(exc.retry_after)
+        if exc.status >= 500:
+            log.warning("%s %s -> %s %s", request.method, request.url.path, exc.status, exc.code)
         return JSONResponse(error_body(exc.code, exc.message), exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
@@ -26,4 +45,16 @@ def install_error_handlers(app: FastAPI) -> None:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
         message = f"{where}: {first.get('msg', 'invalid request')}"
-        return JSONResponse(error_body("invalid_request", message), 400)
+        return JSONResponse(error_body("invalid_request", message), 400, headers=NO_STORE)
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        headers = {**NO_STORE, **(exc.headers or {})}
+        return JSONResponse(error_body(code, message), exc.status_code, headers=headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse(error_body("internal_error", "internal error"), 500, headers=NO_STORE)

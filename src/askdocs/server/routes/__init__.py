@@ -1,3 +1,12 @@
 """Route modules. Each exposes ``router: fastapi.APIRouter``; the app includes them in order."""
 
-ROUTER_MODULES: tuple[str, ...] = ("askdocs.server.routes.health",)
+ROUTER_MODULES: tuple[str, ...] = (
+    "askdocs.server.routes.health",
+    "askdocs.server.routes.ready",
+    "askdocs.server.routes.search",
+    "askdocs.server.routes.ask",
+    "askdocs.server.routes.turnstile",
+    "askdocs.server.routes.assistant",
+    "askdocs.server.routes.reader",
+    "askdocs.server.routes.web",
+)

@@ -1,0 +1,110 @@
+"""Latency of ``askdocs mcp`` in local mode, measured through the official MCP stdio client.
+
+Starts ``askdocs mcp --docs DOCS`` exactly as an MCP host would (a fresh data dir unless
+``--data-dir`` is given), then reports:
+
+- handshake: spawn + initialize + tools/list;
+- first call: from the handshake to the first successful ``search_docs`` (a cold index,
+  retried while the server answers ``index_building``);
+- warm calls: p50 / max of ``--warm`` more searches;
+- restart: a second process on the same data dir, handshake to first answer (incremental).
+
+It also checks that the question cites the expected page, and exits 1 when it does not.
+
+    .venv/bin/python bench/mcp_latency.py --docs ../shared/corpora/fastapi-docs
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.client.stdio import StdioServerParameters
+
+from mcp import Client
+
+QUERY = "How do I allow credentialed cross-origin requests (cookies) from a browser?"
+EXPECTED = "tutorial/cors.md"
+
+
+def server(docs: Path, data_dir: Path) -> Client:
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    env["ASKDOCS_DATA_DIR"] = str(data_dir)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "askdocs", "mcp", "--docs", str(docs)], env=env
+    )
+    return Client(params, read_timeout_seconds=120)
+
+
+async def search(client: Client) -> dict[str, Any] | None:
+    result = await client.call_tool("search_docs", {"query": QUERY, "limit": 5})
+    if result.is_error:
+        text = result.content[0].text  # type: ignore[union-attr]
+        if "[index_building]" not in text:
+            raise RuntimeError(text)
+        print(f"  still indexing: {text.split(': ', 1)[-1][:80]}", file=sys.stderr)
+        return None
+    found: dict[str, Any] | None = result.structured_content
+    assert found is not None
+    return found
+
+
+async def first_answer(client: Client, limit_s: float) -> tuple[float, dict[str, Any]]:
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit_s:
+        found = await search(client)
+        if found is not None:
+            return time.perf_counter() - started, found
+    raise RuntimeError(f"no answer within {limit_s} s")
+
+
+async def run_once(docs: Path, data_dir: Path, warm: int, limit_s: float) -> dict[str, Any]:
+    started = time.perf_counter()
+    async with server(docs, data_dir) as client:
+        tools = [tool.name for tool in (await client.list_tools()).tools]
+        handshake = time.perf_counter() - started
+        first, found = await first_answer(client, limit_s)
+        times = []
+        for _ in range(warm):
+            begun = time.perf_counter()
+            await search(client)
+            times.append(time.perf_counter() - begun)
+    paths = [hit["citation"]["path"] for hit in found["hits"]]
+    return {
+        "tools": tools,
+        "handshake_s": round(handshake, 2),
+        "first_call_s": round(first, 2),
+        "warm_p50_ms": round(1000 * statistics.median(times), 1) if times else None,
+        "warm_max_ms": round(1000 * max(times), 1) if times else None,
+        "top_paths": paths,
+        "top_citation": found["hits"][0]["citation"] if found["hits"] else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--docs", type=Path, required=True)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--warm", type=int, default=10)
+    parser.add_argument("--limit", type=float, default=900.0, help="give up after (s)")
+    args = parser.parse_args()
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="askdocs-mcp-bench-"))
+    cold = anyio.run(run_once, args.docs.resolve(), data_dir, args.warm, args.limit)
+    restart = anyio.run(run_once, args.docs.resolve(), data_dir, 3, args.limit)
+    report = {"query": QUERY, "data_dir": str(data_dir), "cold": cold, "restart": restart}
+    print(json.dumps(report, indent=2))
+    cited = EXPECTED in cold["top_paths"][:3] and EXPECTED in restart["top_paths"][:3]
+    print(f"{EXPECTED} cited in the top 3: {cited}", file=sys.stderr)
+    sys.exit(0 if cited else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Answering one question: retrieve, decide, then stream a cited reply.
+
+Retrieval runs the engine's hybrid search over the site (top ``chunks_per_question``) and
+keeps the engine's match decision. Nothing left: a fixed message, and no model is called.
+With no chat model: the extractive answer. Otherwise the model streams; its first event is
+awaited here, so a model that fails before answering raises ``ModelError`` (HTTP 500), and
+one that fails later ends the text with ``INTERRUPTED_MARKER``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+
+import anyio.to_thread
+
+from askdocs.answer.extractive import extractive_pieces
+from askdocs.answer.prompt import Source, sources, system_prompt
+from askdocs.answer.search_text import search_text
+from askdocs.errors import ModelError
+from askdocs.llm.types import ChatEvent, ChatMessage, ChatModel, ChatRequest, Finish, TextDelta
+from askdocs.service import AskDocs
+from askdocs.settings import Settings, SiteConfig
+from askdocs.types import Hit
+
+log = logging.getLogger(__name__)
+
+NO_MATCH_MESSAGE = (
+    "I couldn't find an answer to that in this documentation. Try rephrasing the question, "
+    "or search the documentation for the feature's name."
+)
+INTERRUPTED_MARKER = "\n\n[The answer was interrupted by an error. Please ask again.]"
+LENGTH_MARKER = "\n\n[The answer was cut short: it reached the length limit.]"
+FILTERED_MARKER = "\n\n[The model stopped this answer.]"
+EMPTY_MARKER = "[The model returned no answer. Please ask again.]"
+
+
+@dataclass(frozen=True)
+class Answer:
+    kind: Literal["no_match", "extractive", "model"]
+    sources: list[Source]
+    body: AsyncIterator[str]
+
+
+@dataclass(frozen=True)
+class Question:
+    site: SiteConfig
+    messages: tuple[ChatMessage, ...]
+    locale: str | None = None
+
+
+async def answer(
+    service: AskDocs,
+    model: ChatModel | None,
+    settings: Settings,
+    question: Question,
+    limiter: anyio.CapacityLimiter | None = None,
+) -> Answer:
+    hits = await retrieve(service, settings, question, limiter)
+    if not hits:
+        return Answer("no_match", [], _pieces([NO_MATCH_MESSAGE]))
+    if model is None:
+        return Answer("extractive", sources(hits), _pieces(extractive_pieces(hits)))
+    request = ChatRequest(
+        system=system_prompt(question.site.name or question.site.id, hits),
+        messages=question.messages,
+        max_output_tokens=settings.chat.max_output_tokens,
+    )
+    return Answer("model", sources(hits), await model_text(model, request))
+
+
+async def retrieve(
+    service: AskDocs,
+    settings: Settings,
+    question: Question,
+    limiter: anyio.CapacityLimiter | None = None,
+) -> list[Hit]:
+    """The site's best sections for the question, or none when the engine sees no match."""
+    text = search_text(question.messages, settings.search.followup_min_words)
+    count = settings.ask.chunks_per_question
+    search = partial(
+        service.search, text, site=question.site.id, locale=question.locale, limit=count
+    )
+    result = await anyio.to_thread.run_sync(search, limiter=limiter)
+    if not result.match:
+        return []
+    return [hit for hit in result.hits if hit.site == question.site.id][:count]
+
+
+async def model_text(model: ChatModel, request: ChatRequest) -> AsyncIterator[str]:
+    """Start the model; raise ModelError if it fails before its first event."""
+    events = model.stream(request)
+    try:
+        first = await anext(events)
+    except StopAsyncIteration:
+        raise ModelError("the chat model ended without a reply") from None
+    except BaseException:
+        await _close(events)
+        raise
+    return _text(first, events)
+
+
+async def _text(first: ChatEvent, events: AsyncIterator[ChatEvent]) -> AsyncIterator[str]:
+    """The reply's text, ending with a marker when it did not finish normally."""
+    sent = False
+    event = first
+    try:
+        while not isinstance(event, Finish):
+            if isinstance(event, TextDelta) and event.text:
+                sent = True
+                yield event.text
+            event = await anext(events)
+        marker = _finish_marker(event, sent)
+        if marker:
+            yield marker
+    except StopAsyncIteration:
+        yield INTERRUPTED_MARKER
+    except ModelError as exc:
+        log.warning("chat model failed mid-stream: %s", exc.message)
+        yield INTERRUPTED_MARKER
+    finally:
+        await _close(events)
+
+
+async def _close(events: AsyncIterator[ChatEvent]) -> None:
+    close = getattr(events, "aclose", None)
+    if close is not None:
+        await close()
+
+
+def _finish_marker(finish: Finish, sent: bool) -> str:
+    if finish.reason == "length":
+        return LENGTH_MARKER
+    if finish.reason == "content-filter":
+        return FILTERED_MARKER
+    if finish.reason == "error":
+        return INTERRUPTED_MARKER
+    return "" if sent else EMPTY_MARKER
+
+
+async def _pieces(pieces: Sequence[str]) -> AsyncIterator[str]:
+    for piece in pieces:
+        yield piece

@@ -1,0 +1,55 @@
+"""Admitting a chat turn: every check and the user's turn persisted before any frame.
+
+``start_turn`` refuses with 404 (not the caller's thread) or 400 (empty or oversized
+message) before anything is written; otherwise it appends the user's turn (or reuses an
+identical trailing unanswered one), names an untitled thread, and starts the turn task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import anyio
+
+from askdocs.assistant.limits import message_problem
+from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.assistant.store import thread_not_found
+from askdocs.assistant.titles import provisional_title
+from askdocs.assistant.turn import Turn, TurnRequest
+from askdocs.assistant.types import PageContext
+from askdocs.errors import InvalidInput
+
+
+async def start_turn(
+    runtime: AssistantRuntime,
+    user_id: str,
+    thread_id: str,
+    message: str,
+    *,
+    site_id: str | None = None,
+    page: PageContext | None = None,
+) -> Turn:
+    threads = runtime.threads
+    summary = await anyio.to_thread.run_sync(threads.summary, user_id, thread_id)
+    if summary is None:
+        raise thread_not_found()
+    problem = message_problem(message, runtime.settings.assistant.max_message_chars)
+    if problem is not None:
+        code = "empty_message" if not message.strip() else "message_too_long"
+        raise InvalidInput(problem, code=code)
+    site = runtime.visible_site(site_id) or summary.site_id
+    async with runtime.turns.admission(thread_id):
+        running = runtime.turns.is_running(thread_id)
+        record, _ = await anyio.to_thread.run_sync(
+            lambda: threads.append_user(user_id, thread_id, message, reuse_unanswered=not running)
+        )
+        retitle = None
+        if not summary.title:
+            title = provisional_title(message)
+            named = await anyio.to_thread.run_sync(
+                lambda: threads.set_title_if(thread_id, title, current="")
+            )
+            retitle = title if named else None
+        turn = Turn(runtime, TurnRequest(user_id, thread_id, record, site, page, retitle))
+        runtime.turns.add(thread_id, asyncio.create_task(turn.run()))
+    return turn

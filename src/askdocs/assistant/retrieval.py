@@ -1,0 +1,64 @@
+"""Bounded documentation lookups for the assistant (seed 000 "The search tool never holds a
+turn"): one search on a worker thread, abandoned when its time is up.
+
+The engine reads the last complete collection and never waits on the indexer's lock; this
+module adds the clock. A lookup ends as ``ok``, ``timeout``, ``still_indexing`` (no complete
+collection yet) or ``unavailable`` (anything else that failed).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import anyio
+
+from askdocs.errors import AskDocsError, IndexBuilding
+from askdocs.service import AskDocs
+from askdocs.types import Hit, SearchResult
+
+log = logging.getLogger(__name__)
+LookupStatus = Literal["ok", "timeout", "still_indexing", "unavailable"]
+MAX_QUERY_CHARS = 2000
+# Searches abandoned on timeout keep their thread until the engine gives up; cap how many.
+_SEARCH_THREADS = anyio.CapacityLimiter(4)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    status: LookupStatus
+    result: SearchResult | None
+    reason: str | None
+    seconds: float
+
+    @property
+    def hits(self) -> tuple[Hit, ...]:
+        return self.result.hits if self.result is not None else ()
+
+
+async def lookup(
+    service: AskDocs, query: str, *, site: str | None, limit: int, timeout: float
+) -> Lookup:
+    """Search ``site`` for ``query`` (truncated to 2,000 chars) within ``timeout`` seconds."""
+    started = time.perf_counter()
+    search = functools.partial(service.search, query[:MAX_QUERY_CHARS], site=site, limit=limit)
+    status: LookupStatus = "timeout"
+    reason: str | None = f"the documentation search took longer than {timeout:g} s"
+    result: SearchResult | None = None
+    with anyio.move_on_after(timeout):
+        try:
+            result = await anyio.to_thread.run_sync(
+                search, abandon_on_cancel=True, limiter=_SEARCH_THREADS
+            )
+            status, reason = "ok", None
+        except IndexBuilding as exc:
+            status, reason = "still_indexing", exc.message
+        except AskDocsError as exc:
+            status, reason = "unavailable", exc.message
+        except Exception as exc:
+            log.warning("documentation search failed: %r", exc)
+            status, reason = "unavailable", "the documentation search failed"
+    return Lookup(status, result, reason, time.perf_counter() - started)

@@ -1,0 +1,259 @@
+"""One assistant turn, running on its own task: it outlives the request that started it.
+
+The HTTP response only *reads* the frames a turn writes. When the client goes away the
+response calls ``detach()``: frames are no longer queued, and the turn keeps going for at
+most ``detached_turn_seconds`` before it is abandoned. The reply is persisted before
+``text-end``, so a stream that dies afterwards still leaves a complete record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from askdocs.assistant import stream
+from askdocs.assistant.extractive import extractive_reply
+from askdocs.assistant.inject import InjectedDocs, inject_docs
+from askdocs.assistant.limits import ReplyBuffer, output_ceiling
+from askdocs.assistant.loop import LoopIO, LoopResult, run_loop
+from askdocs.assistant.prompt import system_prompt
+from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.assistant.titles import model_title
+from askdocs.assistant.tools import ToolContext
+from askdocs.assistant.types import MessageRecord, PageContext
+from askdocs.errors import ModelError
+from askdocs.llm.types import ChatMessage, ChatModel, ChatRequest, FinishReason, Usage
+
+log = logging.getLogger(__name__)
+MODEL_FAILED = "Sorry — the assistant could not answer this time ({reason}). Please ask again."
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    user_id: str
+    thread_id: str
+    message: MessageRecord
+    site_id: str | None
+    page: PageContext | None
+    retitle_from: str | None  # the provisional title a model-written one may replace
+
+
+@dataclass
+class Timings:
+    started: float = field(default_factory=time.perf_counter)
+    retrieval: float = 0.0
+    model: float = 0.0
+
+    def as_metadata(self) -> dict[str, int]:
+        total = time.perf_counter() - self.started
+        return {
+            "retrievalMs": round(self.retrieval * 1000),
+            "modelMs": round(self.model * 1000),
+            "totalMs": round(total * 1000),
+        }
+
+
+class Turn:
+    def __init__(self, runtime: AssistantRuntime, request: TurnRequest) -> None:
+        self.runtime = runtime
+        self.request = request
+        self.message_id = str(uuid.uuid4())
+        self.part_id = str(uuid.uuid4())
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._attached = True
+        self._deadline: asyncio.Timeout | None = None
+        self.persisted: MessageRecord | None = None
+        self._text_ended = False
+        self._done = False
+        self.finished = asyncio.Event()
+
+    # -- the reading side ---------------------------------------------------------------
+
+    async def frames(self) -> AsyncIterator[bytes]:
+        while (item := await self._queue.get()) is not None:
+            yield item
+
+    def detach(self) -> None:
+        """The client is gone: stop queueing frames and start the detached-turn clock."""
+        if not self._attached:
+            return
+        self._attached = False
+        self._queue.put_nowait(None)
+        self._start_detached_clock()
+
+    def emit(self, data: bytes) -> None:
+        if self._attached:
+            self._queue.put_nowait(data)
+
+    # -- the writing side ---------------------------------------------------------------
+
+    async def run(self) -> None:
+        try:
+            async with asyncio.timeout(None) as deadline:
+                self._deadline = deadline
+                if not self._attached:
+                    self._start_detached_clock()
+                with self.runtime.monitor.interactive():
+                    await self._answer()
+        except TimeoutError:
+            log.warning("assistant turn on thread %s abandoned", self.request.thread_id)
+        except Exception:
+            log.exception("assistant turn on thread %s failed", self.request.thread_id)
+            self._fail("internal error")
+        finally:
+            self.finished.set()
+            self.emit_end()
+
+    def _start_detached_clock(self) -> None:
+        if self._deadline is not None and not self.finished.is_set():
+            seconds = self.runtime.settings.assistant.detached_turn_seconds
+            self._deadline.reschedule(asyncio.get_running_loop().time() + seconds)
+
+    def emit_end(self) -> None:
+        if self._attached:
+            self._attached = False
+            self._queue.put_nowait(None)
+
+    async def _answer(self) -> None:
+        self.emit(stream.start(self.message_id))
+        self.emit(stream.text_start(self.part_id))
+        timings = Timings()
+        site = self.runtime.docs_site(self.request.site_id)
+        settings = self.runtime.settings.assistant
+        docs = await inject_docs(self.runtime.service, settings, self.request.message.content, site)
+        timings.retrieval = time.perf_counter() - timings.started
+        reply = ReplyBuffer(settings.max_message_chars)
+        model = self.runtime.model
+        if model is None:
+            result = self._extractive(docs, reply)
+        else:
+            began = time.perf_counter()
+            try:
+                result = await self._model_loop(model, docs, reply, site)
+            except ModelError as exc:
+                self._fail(exc.message)
+                return
+            timings.model = time.perf_counter() - began
+        await self._complete(reply, result, docs, timings)
+
+    def _extractive(self, docs: InjectedDocs, reply: ReplyBuffer) -> LoopResult:
+        status = docs.lookup.status if docs.lookup is not None else "ok"
+        self._text(reply.add(extractive_reply(docs.hits[:3], status)))
+        return LoopResult(reason="stop")
+
+    async def _model_loop(
+        self, model: ChatModel, docs: InjectedDocs, reply: ReplyBuffer, site: str | None
+    ) -> LoopResult:
+        runtime, settings = self.runtime, self.runtime.settings.assistant
+        history = await anyio.to_thread.run_sync(
+            runtime.threads.replay, self.request.thread_id, settings.max_replay_messages
+        )
+        request = ChatRequest(
+            system=system_prompt(
+                runtime.tools.specs(),
+                intro=settings.system_prompt,
+                page=self.request.page,
+                site_id=site,
+                docs_block=docs.block,
+            ),
+            messages=replay_messages(history),
+            tools=runtime.tools.specs(),
+            max_output_tokens=output_ceiling(settings, runtime.provider),
+        )
+        context = ToolContext(self.request.user_id, site, self.request.page)
+        io = LoopIO(text=self._text, status=self._status)
+        return await run_loop(
+            model, request, runtime.tools, context, reply, io, settings.max_tool_rounds
+        )
+
+    def _text(self, piece: str) -> None:
+        if piece and not self._text_ended:
+            self.emit(stream.text_delta(self.part_id, piece))
+
+    def _end_text(self) -> None:
+        if not self._text_ended:
+            self._text_ended = True
+            self.emit(stream.text_end(self.part_id))
+
+    def _finish(self, reason: FinishReason, usage: Usage, timings: dict[str, int]) -> None:
+        if not self._done:
+            self._done = True
+            self.emit(stream.finish(reason, usage, timings))
+            self.emit(stream.DONE)
+
+    def _status(self, caption: str) -> None:
+        self.emit(stream.tool_status(caption))
+
+    async def _complete(
+        self, reply: ReplyBuffer, result: LoopResult, docs: InjectedDocs, timings: Timings
+    ) -> None:
+        ceiling = output_ceiling(self.runtime.settings.assistant, self.runtime.provider)
+        marker = reply.close(result.reason, ceiling)
+        if marker:
+            self._text(marker)
+        metadata = self._metadata(result, reply, docs, timings)
+        self.persisted = await anyio.to_thread.run_sync(
+            self.runtime.threads.append_reply,
+            self.request.thread_id,
+            self.request.message.sequence,
+            reply.text,
+            metadata,
+        )
+        self._end_text()
+        await self._retitle(reply.text)
+        self._finish(result.reason, result.usage, timings.as_metadata())
+
+    def _metadata(
+        self, result: LoopResult, reply: ReplyBuffer, docs: InjectedDocs, timings: Timings
+    ) -> dict[str, Any]:
+        return {
+            "finishReason": result.reason,
+            "usage": {
+                "inputTokens": result.usage.input_tokens,
+                "outputTokens": result.usage.output_tokens,
+            },
+            "model": self.runtime.model.model_id if self.runtime.model else None,
+            "toolCalls": result.tool_calls,
+            "truncated": reply.cut or result.reason == "length",
+            "docsInjected": len(docs.hits),
+            "timings": timings.as_metadata(),
+        }
+
+    async def _retitle(self, reply_text: str) -> None:
+        provisional, model = self.request.retitle_from, self.runtime.model
+        if provisional is None or model is None:
+            return
+        timeout = self.runtime.settings.assistant.title_timeout_seconds
+        title = await model_title(model, self.request.message.content, reply_text, timeout)
+        if title is None or title == provisional:
+            return
+        changed = await anyio.to_thread.run_sync(
+            lambda: self.runtime.threads.set_title_if(
+                self.request.thread_id, title, current=provisional
+            )
+        )
+        if changed:
+            self.emit(stream.thread_title(self.request.thread_id, title))
+
+    def _fail(self, reason: str) -> None:
+        """A turn that could not answer: say so, persist nothing (the question stays open)."""
+        self._text(MODEL_FAILED.format(reason=reason))
+        self._end_text()
+        self._finish("error", Usage(), {})
+
+
+def replay_messages(history: list[MessageRecord]) -> tuple[ChatMessage, ...]:
+    """Persisted turns as model messages, starting with a user turn."""
+    messages = [
+        ChatMessage("user" if m.role == "user" else "assistant", m.content) for m in history
+    ]
+    while messages and messages[0].role == "assistant":
+        messages.pop(0)
+    return tuple(messages)

@@ -1,0 +1,46 @@
+"""Threads and messages as the assistant and its HTTP surface see them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+MessageRole = Literal["user", "assistant", "system", "tool"]
+
+
+@dataclass(frozen=True)
+class MessageRecord:
+    id: str
+    thread_id: str
+    role: str
+    content: str
+    sequence: int
+    created_at: datetime
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ThreadSummary:
+    id: str
+    site_id: str | None
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    archived: bool
+    last_role: str | None  # role of the newest message; None for an empty thread
+
+
+@dataclass(frozen=True)
+class ThreadDetail:
+    summary: ThreadSummary
+    messages: tuple[MessageRecord, ...]
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """The page the caller has open (per-call context, untrusted)."""
+
+    url: str | None = None
+    title: str | None = None
+    path: str | None = None

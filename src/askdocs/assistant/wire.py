@@ -1,0 +1,103 @@
+"""The assistant's HTTP payloads (camelCase on the wire, nulls omitted in responses)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+
+class PageContextIn(Wire):
+    url: str | None = Field(default=None, max_length=2000)
+    title: str | None = Field(default=None, max_length=300)
+    path: str | None = Field(default=None, max_length=1000)
+
+    def value(self) -> PageContext:
+        return PageContext(url=self.url, title=self.title, path=self.path)
+
+
+class ChatIn(Wire):
+    thread_id: str = Field(max_length=64)
+    message: str
+    site_id: str | None = Field(default=None, max_length=64)
+    page_context: PageContextIn | None = None
+
+
+class ThreadCreateIn(Wire):
+    site_id: str | None = Field(default=None, max_length=64)
+    title: str | None = Field(default=None, max_length=200)
+
+
+class ThreadPatchIn(Wire):
+    title: str | None = Field(default=None, max_length=200)
+    archived: bool | None = None
+
+
+class CreatedOut(Wire):
+    id: str
+
+
+class MessageOut(Wire):
+    id: str
+    role: str
+    content: str
+    sequence: int
+    created_at: datetime
+    metadata: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, record: MessageRecord) -> MessageOut:
+        return cls(
+            id=record.id,
+            role=record.role,
+            content=record.content,
+            sequence=record.sequence,
+            created_at=record.created_at,
+            metadata=record.metadata,
+        )
+
+
+class ThreadOut(Wire):
+    id: str
+    site_id: str | None = None
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    archived: bool
+    awaiting_reply: bool = False
+    reply_in_progress: bool = False
+
+    @classmethod
+    def of(cls, summary: ThreadSummary, *, in_progress: bool) -> ThreadOut:
+        return cls(
+            id=summary.id,
+            site_id=summary.site_id,
+            title=summary.title,
+            created_at=summary.created_at,
+            updated_at=summary.updated_at,
+            archived=summary.archived,
+            awaiting_reply=summary.last_role == "user" and not in_progress,
+            reply_in_progress=in_progress,
+        )
+
+
+class ThreadListOut(Wire):
+    threads: list[ThreadOut]
+
+
+class ThreadDetailOut(ThreadOut):
+    messages: list[MessageOut]
+
+    @classmethod
+    def of_detail(cls, detail: ThreadDetail, *, in_progress: bool) -> ThreadDetailOut:
+        summary = ThreadOut.of(detail.summary, in_progress=in_progress)
+        messages = [MessageOut.of(m) for m in detail.messages]
+        return cls(**summary.model_dump(), messages=messages)

@@ -1,0 +1,156 @@
+"""Sections -> chunks: the pure chunker (seed 000 "Chunking", seed 001 "Indexing" step 2).
+
+A page's sections (cut at headings of level <= ``split_level`` by the corpus parser) become
+chunks:
+
+* a section longer than ``max_chars`` splits at paragraph breaks: blank lines outside fenced
+  or indented code, so a code block is never cut;
+* a run of paragraph blocks is packed greedily up to ``max_chars``; a single block longer
+  than the limit stays whole;
+* a piece shorter than ``min_chars`` absorbs the next piece while the sum stays within
+  ``max_chars`` (an absorbed section keeps its heading as a Markdown line in the text);
+  ``min_chars=0`` turns merging off;
+* blank pieces (a heading directly followed by another) produce no chunk.
+
+``Chunk.text`` is the section's Markdown without its own heading line: the heading travels
+in ``Chunk.heading`` and is part of the embedded text ``"{title} — {heading}\\n\\n{text}"``.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from askdocs.corpus.markdown import block_tokens
+from askdocs.types import Chunk, Page, Section
+
+# Bump whenever the chunk text, ids or URLs a given input produces could change.
+CHUNKER_VERSION = "askdocs-chunker-1"
+URL_FIELDS = frozenset({"slug", "path", "anchor", "locale"})
+
+
+@dataclass(frozen=True)
+class _Piece:
+    section: Section
+    part: int
+    text: str
+
+
+def chunk_page(
+    page: Page, *, url_template: str, max_chars: int, min_chars: int
+) -> tuple[Chunk, ...]:
+    """Every chunk of one page variant, in document order."""
+    pieces = [
+        _Piece(section, part, text)
+        for section in page.sections
+        for part, text in enumerate(split_section_text(section.text, max_chars))
+        if text.strip()
+    ]
+    groups = merge_pieces(pieces, max_chars=max_chars, min_chars=min_chars)
+    return tuple(_chunk(page, piece, text, url_template) for piece, text in groups)
+
+
+def split_section_text(text: str, max_chars: int) -> list[str]:
+    """Split one section's text into parts of at most ``max_chars`` at paragraph breaks."""
+    if len(text) <= max_chars:
+        return [text]
+    return pack_blocks(split_blocks(text), max_chars)
+
+
+def split_blocks(text: str) -> list[str]:
+    """Paragraph blocks: ``text`` cut at blank lines that are not inside a code block."""
+    lines = text.split("\n")
+    protected = _code_lines(text)
+    blocks: list[str] = []
+    current: list[str] = []
+    for index, line in enumerate(lines):
+        if line.strip() or index in protected:
+            current.append(line)
+        elif current:
+            blocks.append("\n".join(current))
+            current = []
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+def _code_lines(text: str) -> set[int]:
+    lines: set[int] = set()
+    for token in block_tokens(text):
+        if token.type in ("fence", "code_block") and token.map is not None:
+            lines.update(range(token.map[0], token.map[1]))
+    return lines
+
+
+def pack_blocks(blocks: Sequence[str], max_chars: int) -> list[str]:
+    """Greedy packing of consecutive blocks, joined by a blank line, up to ``max_chars``."""
+    parts: list[str] = []
+    current = ""
+    for block in blocks:
+        if not current:
+            current = block
+        elif len(current) + 2 + len(block) <= max_chars:
+            current = f"{current}\n\n{block}"
+        else:
+            parts.append(current)
+            current = block
+    if current:
+        parts.append(current)
+    return parts
+
+
+def merge_pieces(
+    pieces: Sequence[_Piece], *, max_chars: int, min_chars: int
+) -> list[tuple[_Piece, str]]:
+    """A piece under ``min_chars`` takes the following ones in while they fit ``max_chars``."""
+    groups: list[tuple[_Piece, str]] = []
+    for piece in pieces:
+        if groups and len(groups[-1][1]) < min_chars:
+            head, text = groups[-1]
+            addition = _absorbed_text(piece)
+            if len(text) + 2 + len(addition) <= max_chars:
+                groups[-1] = (head, f"{text}\n\n{addition}")
+                continue
+        groups.append((piece, piece.text))
+    return groups
+
+
+def _absorbed_text(piece: _Piece) -> str:
+    heading = piece.section.heading
+    if heading is None or piece.part > 0:
+        return piece.text
+    return f"{'#' * heading.level} {heading.text}\n\n{piece.text}"
+
+
+def _chunk(page: Page, piece: _Piece, text: str, url_template: str) -> Chunk:
+    heading = piece.section.heading
+    section_id = heading.section_id if heading else ""
+    return Chunk(
+        site=page.site,
+        path=page.path,
+        slug=page.slug,
+        title=page.title,
+        heading=heading.text if heading else page.title,
+        heading_trail=piece.section.trail,
+        section_id=section_id,
+        anchor=section_id,
+        url=format_url(
+            url_template, slug=page.slug, path=page.path, anchor=section_id, locale=page.locale
+        ),
+        audience=page.audience,
+        locale=page.locale,
+        part=piece.part,
+        text=text,
+    )
+
+
+def format_url(template: str, *, slug: str, path: str, anchor: str, locale: str) -> str:
+    """Fill a URL template; with no anchor a dangling ``#`` is dropped."""
+    url = template.format(slug=slug, path=path, anchor=anchor, locale=locale)
+    return url[:-1] if not anchor and url.endswith("#") else url
+
+
+def template_fields(template: str) -> set[str]:
+    """The placeholder names a URL template uses (to validate it before use)."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

@@ -1,0 +1,78 @@
+"""``askdocs corpus PATH [--json]``: what askdocs reads from a docs folder, and why not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from askdocs.cli.context import CliContext
+from askdocs.corpus import CorpusSnapshot, read_site
+from askdocs.sites import folder_site
+from askdocs.types import Page
+
+
+@click.command("corpus")
+@click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.pass_obj
+def corpus(obj: CliContext | None, path: Path, as_json: bool) -> None:
+    """List the pages, sections and chunks of the docs folder PATH, with warnings and errors.
+
+    Exits non-zero only for a configuration error, such as PATH not existing.
+    """
+    settings = obj.settings if obj is not None else CliContext().settings
+    snapshot = read_site(folder_site(path.absolute()), settings.corpus)
+    if as_json:
+        click.echo(json.dumps(corpus_json(snapshot), ensure_ascii=False))
+        for warning in snapshot.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    else:
+        _print_summary(snapshot)
+
+
+def corpus_json(snapshot: CorpusSnapshot) -> dict[str, object]:
+    """The ``--json`` shape: pages, errors and the corpus revision."""
+    return {
+        "pages": [_page_json(snapshot, page) for page in snapshot.pages],
+        "errors": [{"path": error.path, "reason": error.reason} for error in snapshot.errors],
+        "revision": snapshot.revision,
+    }
+
+
+def _page_json(snapshot: CorpusSnapshot, page: Page) -> dict[str, object]:
+    return {
+        "path": page.path,
+        "title": page.title,
+        "slug": page.slug,
+        "locale": page.locale,
+        "audience": page.audience,
+        "sections": [
+            {
+                "id": section.heading.section_id if section.heading else "",
+                "heading": section.heading.text if section.heading else page.title,
+                "level": section.heading.level if section.heading else 0,
+            }
+            for section in page.sections
+        ],
+        "chunks": len(snapshot.chunks_of(page)),
+    }
+
+
+def _print_summary(snapshot: CorpusSnapshot) -> None:
+    for page in snapshot.pages:
+        chunks = len(snapshot.chunks_of(page))
+        click.echo(
+            f"{page.path}  [{page.locale}, {page.audience}]  {page.title!r}: "
+            f"{len(page.sections)} sections, {chunks} chunks"
+        )
+    for warning in snapshot.warnings:
+        click.echo(f"warning: {warning}")
+    for error in snapshot.errors:
+        click.echo(f"error: {error.path}: {error.reason}")
+    click.echo(
+        f"{len(snapshot.pages)} pages, {len(snapshot.chunks)} chunks, "
+        f"{len(snapshot.warnings)} warnings, {len(snapshot.errors)} errors; "
+        f"revision {snapshot.revision[:12]}"
+    )

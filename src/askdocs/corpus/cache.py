@@ -1,0 +1,97 @@
+"""The stat cache: parsed files, built pages and chunk tuples reused while a file is unchanged.
+
+Entries are keyed by (site, root, path) and validated by the file's inode, device,
+mtime, ctime and size (seed 003) plus the parse settings. Every ``read_site`` rescans
+membership and keeps only the entries it saw, so removed and renamed files retire their
+entries. A cache may be shared by threads: ``read_site`` holds its lock while reading.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
+from askdocs.corpus.safe_read import StatKey, read_markdown
+from askdocs.errors import CorpusError
+from askdocs.types import Chunk, Page, PageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from askdocs.corpus.snapshot import CorpusSnapshot
+
+EntryKey = tuple[str, str]  # (root path, relative path)
+
+
+@dataclass
+class FileEntry:
+    """One file's cached state; ``page``/``chunks`` are reused while their inputs match."""
+
+    key: StatKey
+    settings: tuple[ParseOptions, int]
+    result: SourceDoc | PageError
+    page_inputs: tuple[object, ...] | None = None
+    page: Page | None = None
+    chunk_inputs: tuple[object, ...] | None = None
+    chunks: tuple[Chunk, ...] = ()
+
+    def page_for(self, inputs: tuple[object, ...], build: Callable[[], Page]) -> Page:
+        if self.page is None or self.page_inputs != inputs:
+            self.page, self.page_inputs = build(), inputs
+        return self.page
+
+    def chunks_for(
+        self, inputs: tuple[object, ...], build: Callable[[], tuple[Chunk, ...]]
+    ) -> tuple[Chunk, ...]:
+        if self.chunk_inputs is None or self.chunk_inputs != inputs:
+            self.chunks, self.chunk_inputs = build(), inputs
+        return self.chunks
+
+
+@dataclass
+class SiteCache:
+    entries: dict[EntryKey, FileEntry] = field(default_factory=dict)
+    last: CorpusSnapshot | None = None
+
+
+SiteKey = tuple[str, tuple[str, ...]]  # (site id, resolved root paths)
+
+
+class CorpusCache:
+    """Holds one ``SiteCache`` per site (id and roots). Create one per process, pass it along."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._sites: dict[SiteKey, SiteCache] = {}
+
+    def site(self, key: SiteKey) -> SiteCache:
+        return self._sites.setdefault(key, SiteCache())
+
+    def clear(self) -> None:
+        with self.lock:
+            self._sites.clear()
+
+
+def load_entry(
+    previous: FileEntry | None,
+    root: Path,
+    rel: str,
+    key: StatKey,
+    settings: tuple[ParseOptions, int],
+) -> FileEntry:
+    """The previous entry when the file and settings are unchanged, else a fresh read."""
+    if previous is not None and previous.key == key and previous.settings == settings:
+        return previous
+    options, max_bytes = settings
+    try:
+        read = read_markdown(root, rel, max_bytes)
+    except CorpusError as exc:
+        return FileEntry(key, settings, PageError(rel, exc.reason))
+    try:
+        result: SourceDoc | PageError = parse_document(read.text, rel, options)
+    except CorpusError as exc:
+        result = PageError(rel, exc.reason)
+    return FileEntry(read.key, settings, result)

@@ -1,0 +1,275 @@
+"""Markdown structure with a real parser: headings, stable section ids, links and images.
+
+Pure: text in, typed values out. One markdown-it configuration (the ``js-default`` preset,
+raw HTML off) is shared with the reader's renderer through :func:`make_markdown_it`, so
+what the corpus calls a heading is exactly what the reader renders as one.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from askdocs.types import Heading, Section
+
+# A trailing attribute block carrying an id: "{#id}", "{ #id }", "{: #id .class }".
+_ATTRIBUTE = re.compile(r"\s*\{:?\s*#(?P<id>[\w][\w.:-]*)(?:\s+[^}]*)?\s*\}\s*$")
+_NOT_SLUG = re.compile(r"[^\w\s-]")
+_DASHES = re.compile(r"[-\s]+")
+
+
+@dataclass(frozen=True)
+class Link:
+    """An inline or reference link as the parser resolved it."""
+
+    href: str
+    text: str
+    line: int  # 1-based, in the parsed text plus ``line_offset``
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image reference with its plain alt text (empty when none was written)."""
+
+    src: str
+    alt: str
+    title: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class ParsedHeading:
+    """A heading plus where it sits: token index and 0-based line span in the parsed text."""
+
+    heading: Heading
+    token_index: int
+    start: int
+    end: int
+    top_level: bool  # False inside a blockquote or list item: never a section boundary
+
+
+@dataclass(frozen=True)
+class ParsedMarkdown:
+    tokens: tuple[Token, ...]
+    parsed_headings: tuple[ParsedHeading, ...]
+    links: tuple[Link, ...]
+    images: tuple[Image, ...]
+
+    @property
+    def headings(self) -> tuple[Heading, ...]:
+        return tuple(item.heading for item in self.parsed_headings)
+
+
+@cache
+def _shared_parser() -> MarkdownIt:
+    return make_markdown_it()
+
+
+@cache
+def _block_parser() -> MarkdownIt:
+    return make_markdown_it().disable("inline")
+
+
+def make_markdown_it() -> MarkdownIt:
+    """A fresh markdown-it with askdocs's configuration: ``js-default``, raw HTML off."""
+    return MarkdownIt("js-default", {"html": False})
+
+
+def parse_markdown(text: str, line_offset: int = 0) -> ParsedMarkdown:
+    """Parse ``text`` once; line numbers are 1-based and shifted by ``line_offset``."""
+    tokens = tuple(_shared_parser().parse(text))
+    return ParsedMarkdown(
+        tokens=tokens,
+        parsed_headings=_headings(tokens, line_offset, _own_children),
+        links=tuple(_links(tokens, line_offset)),
+        images=tuple(_images(tokens, line_offset)),
+    )
+
+
+def parse_headings(text: str, line_offset: int = 0) -> tuple[ParsedHeading, ...]:
+    """Only the headings, several times faster: inline parsing runs for heading text alone."""
+    env: dict[str, object] = {}
+    tokens = block_tokens(text, env)
+
+    def children(inline: Token) -> Sequence[Token]:
+        parsed = _shared_parser().parseInline(inline.content, env)
+        return parsed[0].children or () if parsed else ()
+
+    return _headings(tokens, line_offset, children)
+
+
+def block_tokens(text: str, env: dict[str, object] | None = None) -> list[Token]:
+    """Block-level tokens only (fences, code blocks, headings...), inline content unparsed."""
+    return _block_parser().parse(text, env if env is not None else {})
+
+
+def _own_children(inline: Token) -> Sequence[Token]:
+    return inline.children or ()
+
+
+def split_heading_attribute(raw: str) -> tuple[str, str | None]:
+    """``"Defaults { #defaults }"`` -> ``("Defaults", "defaults")``; no attribute -> None."""
+    flat = " ".join(raw.split("\n")).strip()
+    match = _ATTRIBUTE.search(flat)
+    if match is None:
+        return flat, None
+    return flat[: match.start()].rstrip(), match.group("id")
+
+
+def slugify(text: str) -> str:
+    """A section id the way MkDocs/GitHub derive one: lowercase, no punctuation, dashes."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    cleaned = _NOT_SLUG.sub("", bare.lower()).strip()
+    return _DASHES.sub("-", cleaned).strip("-") or "section"
+
+
+def unique_ids(candidates: Sequence[tuple[str, bool]]) -> list[str]:
+    """De-duplicate ids in order; explicit ones (flag True) are reserved before derived ones."""
+    used = {value for value, explicit in candidates if explicit}
+    seen_explicit: set[str] = set()
+    result: list[str] = []
+    for value, explicit in candidates:
+        if explicit and value not in seen_explicit:
+            seen_explicit.add(value)
+            result.append(value)
+            continue
+        result.append(_next_free(value, used))
+    return result
+
+
+def _next_free(value: str, used: set[str]) -> str:
+    candidate, counter = value, 0
+    while candidate in used:
+        counter += 1
+        candidate = f"{value}-{counter}"
+    used.add(candidate)
+    return candidate
+
+
+def plain_text(children: Iterable[Token]) -> str:
+    """Visible text of inline tokens: text, code spans and image alt, markup dropped."""
+    parts: list[str] = []
+    for child in children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(plain_text(child.children or ()))
+    return "".join(parts)
+
+
+def _headings(
+    tokens: Sequence[Token], line_offset: int, children: Callable[[Token], Sequence[Token]]
+) -> tuple[ParsedHeading, ...]:
+    found: list[tuple[int, Token, Token, str, str | None]] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map is not None:
+            inline = tokens[index + 1]
+            text, explicit = split_heading_attribute(inline.content)
+            found.append((index, token, inline, text, explicit))
+    candidates = [
+        (explicit, True) if explicit else (slugify(_slug_source(children(inline))), False)
+        for _, _, inline, _, explicit in found
+    ]
+    ids = unique_ids(candidates)
+    result = []
+    for (index, token, _, text, _), section_id in zip(found, ids, strict=True):
+        start, end = token.map or (0, 0)
+        heading = Heading(int(token.tag[1]), text, section_id, start + 1 + line_offset)
+        result.append(ParsedHeading(heading, index, start, end, token.level == 0))
+    return tuple(result)
+
+
+def _slug_source(children: Sequence[Token]) -> str:
+    return split_heading_attribute(plain_text(children))[0]
+
+
+def _links(tokens: Sequence[Token], line_offset: int) -> Iterable[Link]:
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        line = (token.map[0] if token.map else 0) + 1 + line_offset
+        children = token.children
+        for index, child in enumerate(children):
+            if child.type == "link_open":
+                href = str(child.attrs.get("href", ""))
+                yield Link(href, plain_text(_until_close(children, index + 1)), line)
+
+
+def _until_close(children: Sequence[Token], start: int) -> list[Token]:
+    inner: list[Token] = []
+    for child in children[start:]:
+        if child.type == "link_close":
+            break
+        inner.append(child)
+    return inner
+
+
+def _images(tokens: Sequence[Token], line_offset: int) -> Iterable[Image]:
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        line = (token.map[0] if token.map else 0) + 1 + line_offset
+        for child in _walk_images(token.children):
+            title = child.attrs.get("title")
+            yield Image(
+                src=str(child.attrs.get("src", "")),
+                alt=plain_text(child.children or ()).strip(),
+                title=str(title) if title else None,
+                line=line,
+            )
+
+
+def _walk_images(children: Sequence[Token]) -> Iterable[Token]:
+    for child in children:
+        if child.type == "image":
+            yield child
+            yield from _walk_images(child.children or ())
+
+
+def build_sections(
+    text: str, headings: Sequence[ParsedHeading], split_level: int
+) -> tuple[Section, ...]:
+    """Cut ``text`` at top-level headings of level <= ``split_level``.
+
+    Text before the first such heading becomes a lead section (``heading=None``) when not
+    blank. A section's text excludes its heading line; deeper headings stay inside it.
+    """
+    lines = text.split("\n")
+    cuts = [h for h in headings if h.top_level and h.heading.level <= split_level]
+    sections: list[Section] = []
+    first = cuts[0].start if cuts else len(lines)
+    lead = trim_blank_lines("\n".join(lines[:first]))
+    if lead:
+        sections.append(Section(heading=None, trail=(), text=lead))
+    stack: list[Heading] = []
+    for position, item in enumerate(cuts):
+        stop = cuts[position + 1].start if position + 1 < len(cuts) else len(lines)
+        stack = [h for h in stack if h.level < item.heading.level] + [item.heading]
+        body = trim_blank_lines("\n".join(lines[item.end : stop]))
+        sections.append(Section(item.heading, tuple(h.text for h in stack), body))
+    return tuple(sections)
+
+
+def trim_blank_lines(text: str) -> str:
+    """Drop leading blank lines and trailing whitespace, keeping the first line's indent."""
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines).rstrip()
+
+
+def first_h1(headings: Sequence[ParsedHeading]) -> str | None:
+    """Text of the first top-level level-1 heading, if any (a title fallback)."""
+    for item in headings:
+        if item.top_level and item.heading.level == 1:
+            return item.heading.text
+    return None

@@ -1,0 +1,172 @@
+"""``read_site``: a site's roots -> a ``CorpusSnapshot`` (pages, chunks, errors, revision).
+
+Order of work: check the configuration (the only thing that raises), rescan each root's
+membership, reuse or re-read each file through the stat cache, group locale variants
+with their original, apply first-root-wins on slugs, then chunk. Per-file problems become
+``PageError`` entries; oddities that drop nothing important become warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from askdocs import chunking
+from askdocs.corpus.cache import CorpusCache, EntryKey, FileEntry, SiteCache, load_entry
+from askdocs.corpus.documents import ParseOptions, SourceDoc
+from askdocs.corpus.snapshot import CorpusSnapshot
+from askdocs.corpus.sources import Root, resolve_roots, scan_root
+from askdocs.settings import CorpusSettings, SiteConfig
+from askdocs.types import Chunk, Page, PageError
+
+
+@dataclass
+class _Run:
+    """The mutable state of one ``read_site`` call."""
+
+    site: SiteConfig
+    settings: CorpusSettings
+    options: ParseOptions
+    state: SiteCache
+    entries: dict[EntryKey, FileEntry] = field(default_factory=dict)
+    errors: list[PageError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    owners: dict[str, str] = field(default_factory=dict)  # slug -> "root-index:path"
+    pages: list[tuple[Page, tuple[Chunk, ...]]] = field(default_factory=list)
+
+
+def read_site(
+    site: SiteConfig, settings: CorpusSettings, cache: CorpusCache | None = None
+) -> CorpusSnapshot:
+    """Read every page of ``site``. Raises ``ConfigError`` only for configuration errors."""
+    roots = resolve_roots(site)
+    locales = tuple(dict.fromkeys((site.default_locale, *settings.locales)))
+    options = ParseOptions(locales, site.default_locale, settings.split_level)
+    cache = cache if cache is not None else CorpusCache()
+    with cache.lock:
+        state = cache.site((site.id, tuple(str(root.path) for root in roots)))
+        run = _Run(site, settings, options, state)
+        for root in roots:
+            _read_root(run, root)
+        return _finish(run)
+
+
+def _finish(run: _Run) -> CorpusSnapshot:
+    run.state.entries = run.entries
+    last = run.state.last
+    if last is not None and last.same_content(run.pages, run.errors, run.warnings):
+        return last
+    snapshot = CorpusSnapshot.build(
+        run.site.id, run.options.default_locale, run.pages, run.errors, run.warnings
+    )
+    run.state.last = snapshot
+    return snapshot
+
+
+def _read_root(run: _Run, root: Root) -> None:
+    scan = scan_root(root)
+    run.errors.extend(scan.errors)
+    docs: list[tuple[FileEntry, SourceDoc]] = []
+    settings = (run.options, run.settings.max_markdown_bytes)
+    for candidate in scan.files:
+        key = (str(root.path), candidate.rel)
+        entry = load_entry(
+            run.state.entries.get(key), root.path, candidate.rel, candidate.key, settings
+        )
+        run.entries[key] = entry
+        if isinstance(entry.result, PageError):
+            run.errors.append(entry.result)
+        else:
+            docs.append((entry, entry.result))
+    local: dict[str, str] = {}
+    for group in _groups(run, docs):
+        _add_group(run, root, group, local)
+
+
+def _groups(
+    run: _Run, docs: Iterable[tuple[FileEntry, SourceDoc]]
+) -> list[list[tuple[FileEntry, SourceDoc]]]:
+    """Variants grouped by base path, original first, in path order; drafts left out."""
+    grouped: dict[str, list[tuple[FileEntry, SourceDoc]]] = {}
+    for entry, doc in docs:
+        if doc.unknown_locale is not None:
+            run.warnings.append(f"{doc.rel}: locale {doc.unknown_locale!r} is not configured")
+            continue
+        grouped.setdefault(doc.base, []).append((entry, doc))
+    default = run.options.default_locale
+    result = []
+    for base in sorted(grouped):
+        variants = sorted(grouped[base], key=lambda item: (item[1].locale != default, item[1].rel))
+        if variants[0][1].locale == default and variants[0][1].front.draft:
+            continue  # a draft original hides the whole page
+        result.append([item for item in variants if not item[1].front.draft])
+    return [group for group in result if group]
+
+
+def _add_group(
+    run: _Run, root: Root, group: list[tuple[FileEntry, SourceDoc]], local: dict[str, str]
+) -> None:
+    original = group[0][1]
+    if original.locale != run.options.default_locale:
+        run.warnings.append(
+            f"{original.rel}: translation without an original in the default locale"
+        )
+    slug = original.front.slug or original.path_slug
+    if slug in local:
+        for _, doc in group:
+            run.errors.append(PageError(doc.rel, f"slug {slug!r} is already used by {local[slug]}"))
+        return
+    if slug in run.owners:
+        run.warnings.append(
+            f"{original.rel}: skipped, slug {slug!r} is already provided by {run.owners[slug]}"
+        )
+        return
+    local[slug] = original.rel
+    run.owners[slug] = f"root {root.index + 1} ({original.rel})"
+    seen: set[str] = set()
+    for entry, doc in group:
+        if doc.locale in seen:
+            run.errors.append(PageError(doc.rel, f"a second {doc.locale!r} variant of {slug!r}"))
+            continue
+        seen.add(doc.locale)
+        _add_page(run, root, entry, doc, slug, original)
+
+
+def _add_page(
+    run: _Run, root: Root, entry: FileEntry, doc: SourceDoc, slug: str, original: SourceDoc
+) -> None:
+    if doc is not original and doc.front.slug not in (None, slug):
+        run.warnings.append(f"{doc.rel}: 'slug' of a translation is ignored (uses {slug!r})")
+    audience = original.front.audience or root.audience
+    order = original.front.order
+    description = doc.front.description or original.front.description
+    inputs = (run.site.id, str(root.path), slug, audience, order, description)
+    page = entry.page_for(
+        inputs,
+        lambda: Page(
+            site=run.site.id,
+            root=str(root.path),
+            path=doc.rel,
+            slug=slug,
+            title=doc.title,
+            locale=doc.locale,
+            audience=audience,
+            order=order,
+            description=description,
+            body=doc.body,
+            headings=doc.headings,
+            sections=doc.sections,
+            meta=dict(doc.front.meta),
+        ),
+    )
+    template = root.url_template or (
+        run.site.developer_url_template if audience == "developer" else run.site.user_url_template
+    )
+    max_chars, min_chars = run.settings.max_chars, run.settings.min_chars
+    chunks = entry.chunks_for(
+        (page, template, max_chars, min_chars),
+        lambda: chunking.chunk_page(
+            page, url_template=template, max_chars=max_chars, min_chars=min_chars
+        ),
+    )
+    run.pages.append((page, chunks))

@@ -1,0 +1,141 @@
+"""A site's docs roots: configuration checks, then a membership scan of each root.
+
+The scan walks a root without following links (``os.scandir`` with ``lstat`` data) and
+yields the Markdown files its include/exclude globs select, with the stat data the cache
+keys on. Symbolic links (to files or folders) and special files such as FIFOs are
+reported as errors, never opened. Excluded folders are skipped whole.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from askdocs.chunking import URL_FIELDS, template_fields
+from askdocs.corpus.globs import GlobSet, compile_globs
+from askdocs.corpus.safe_read import StatKey, file_kind
+from askdocs.errors import ConfigError
+from askdocs.settings import RootConfig, SiteConfig
+from askdocs.types import Audience, PageError
+
+
+@dataclass(frozen=True)
+class Root:
+    """A configured root that exists, resolved to its real path."""
+
+    index: int
+    path: Path
+    audience: Audience
+    include: GlobSet
+    exclude: GlobSet
+    url_template: str | None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    rel: str  # relative to the root, "/" separators
+    key: StatKey
+
+
+@dataclass(frozen=True)
+class Scan:
+    files: tuple[Candidate, ...]
+    errors: tuple[PageError, ...]
+
+
+def resolve_roots(site: SiteConfig) -> list[Root]:
+    """Check the site's configuration; absent optional roots are left out."""
+    for template in (site.user_url_template, site.developer_url_template):
+        check_url_template(template)
+    roots = []
+    for index, config in enumerate(site.roots):
+        root = _resolve_root(index, config)
+        if root is not None:
+            roots.append(root)
+    return roots
+
+
+def check_url_template(template: str) -> None:
+    try:
+        fields = template_fields(template)
+    except ValueError as exc:
+        raise ConfigError(f"URL template {template!r} is malformed: {exc}") from exc
+    unknown = {name for name in fields if name not in URL_FIELDS}
+    if unknown:
+        allowed = ", ".join("{" + name + "}" for name in sorted(URL_FIELDS))
+        raise ConfigError(f"URL template {template!r} may only use {allowed}")
+
+
+def _resolve_root(index: int, config: RootConfig) -> Root | None:
+    if config.url_template is not None:
+        check_url_template(config.url_template)
+    include, exclude = compile_globs(config.include), compile_globs(config.exclude)
+    path = config.path.expanduser()
+    if not path.exists():
+        if config.required:
+            raise ConfigError(f"docs root {path} does not exist")
+        return None
+    real = path.resolve(strict=True)
+    if not real.is_dir():
+        raise ConfigError(f"docs root {path} is not a folder")
+    return Root(index, real, config.audience, include, exclude, config.url_template)
+
+
+def scan_root(root: Root) -> Scan:
+    files: list[Candidate] = []
+    errors: list[PageError] = []
+    for item in _walk(root, ""):
+        if isinstance(item, Candidate):
+            files.append(item)
+        else:
+            errors.append(item)
+    return Scan(tuple(files), tuple(errors))
+
+
+def _walk(root: Root, prefix: str) -> Iterator[Candidate | PageError]:
+    try:
+        with os.scandir(root.path / prefix if prefix else root.path) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as exc:
+        yield PageError(prefix.rstrip("/") or ".", f"folder cannot be read: {exc.strerror}")
+        return
+    for entry in entries:
+        yield from _visit(root, prefix + entry.name, entry)
+
+
+def _visit(root: Root, rel: str, entry: os.DirEntry[str]) -> Iterator[Candidate | PageError]:
+    info = entry.stat(follow_symlinks=False)
+    if stat.S_ISDIR(info.st_mode):
+        if not root.exclude.prunes(rel):
+            yield from _walk(root, rel + "/")
+        return
+    if stat.S_ISLNK(info.st_mode):
+        yield from _symlink(root, rel, entry)
+        return
+    if not _selected(root, rel):
+        return
+    if stat.S_ISREG(info.st_mode):
+        yield Candidate(rel, StatKey.of(info))
+    else:
+        yield PageError(rel, f"not a regular file ({file_kind(info.st_mode)})")
+
+
+def _symlink(root: Root, rel: str, entry: os.DirEntry[str]) -> Iterator[PageError]:
+    if _selected(root, rel):
+        yield PageError(rel, "symbolic link refused")
+    elif _points_to_folder(entry) and not root.exclude.prunes(rel):
+        yield PageError(rel, "symbolic link to a folder refused")
+
+
+def _points_to_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=True)
+    except OSError:
+        return False
+
+
+def _selected(root: Root, rel: str) -> bool:
+    return root.include.matches(rel) and not root.exclude.matches(rel)

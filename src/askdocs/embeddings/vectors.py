@@ -1,0 +1,60 @@
+"""Turn vectors parsed from a provider's JSON into checked, L2-normalised float32 rows (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from askdocs.embeddings.protocol import Vectors
+from askdocs.errors import EmbeddingError
+
+BAD_RESPONSE = "embedding_bad_response"
+
+
+def to_unit_rows(
+    rows: Sequence[object], *, expected: int, dimension: int | None, source: str
+) -> Vectors:
+    """Check count, dimension and finiteness; return rows scaled to unit length.
+
+    Providers that truncate dimensions (OpenAI ``dimensions``, Gemini
+    ``outputDimensionality``) return vectors that are not unit length; every row is
+    normalised here so cosine similarity is a dot product everywhere.
+    """
+    if len(rows) != expected:
+        raise EmbeddingError(
+            f"{source} returned {len(rows)} embeddings for {expected} inputs", code=BAD_RESPONSE
+        )
+    matrix = _matrix(rows, source)
+    if dimension is not None and matrix.shape[1] != dimension:
+        raise EmbeddingError(
+            f"{source} returned {matrix.shape[1]}-dimensional embeddings, expected {dimension}",
+            code="embedding_dimension_mismatch",
+        )
+    return normalise(matrix, source)
+
+
+def _matrix(rows: Sequence[object], source: str) -> Vectors:
+    if not rows:
+        raise EmbeddingError(f"{source} returned no embeddings", code=BAD_RESPONSE)
+    width = {len(row) if isinstance(row, list) else -1 for row in rows}
+    if len(width) != 1 or min(width) < 1:
+        raise EmbeddingError(f"{source} returned embeddings of mixed sizes", code=BAD_RESPONSE)
+    if not all(_is_number(v) for row in rows if isinstance(row, list) for v in row):
+        raise EmbeddingError(f"{source} returned non-numeric embedding values", code=BAD_RESPONSE)
+    matrix = np.asarray(rows, dtype=np.float32)
+    if not np.isfinite(matrix).all():
+        raise EmbeddingError(f"{source} returned non-finite embedding values", code=BAD_RESPONSE)
+    return matrix
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def normalise(matrix: Vectors, source: str) -> Vectors:
+    norms = np.linalg.norm(matrix.astype(np.float64), axis=1, keepdims=True)
+    if (norms == 0).any():
+        raise EmbeddingError(f"{source} returned an all-zero embedding", code=BAD_RESPONSE)
+    unit: Vectors = (matrix / norms).astype(np.float32)
+    return unit

@@ -1,0 +1,118 @@
+"""The bot check behind a protocol: Cloudflare Turnstile, or off (loopback only).
+
+``verify`` raises ``Forbidden`` (403, ``bot_check_failed``) for a missing, invalid, expired
+or replayed token, or one issued for another action or hostname, and ``ServiceUnavailable``
+(503, ``bot_check_unavailable``) when siteverify cannot be reached within the timeout.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Collection
+from typing import Any, Protocol
+
+import httpx
+
+from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
+from askdocs.settings import BotCheckSettings, Settings
+
+log = logging.getLogger(__name__)
+MAX_TOKEN_CHARS = 2048  # Turnstile tokens are at most 2048 characters
+LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+
+
+class BotCheck(Protocol):
+    name: str
+
+    async def verify(
+        self, token: str, *, action: str, hostnames: Collection[str], remote_ip: str | None
+    ) -> None: ...
+
+
+class NoBotCheck:
+    """Accepts every request. Only allowed while serving on a loopback address."""
+
+    name = "off"
+
+    async def verify(
+        self, token: str, *, action: str, hostnames: Collection[str], remote_ip: str | None
+    ) -> None:
+        return None
+
+
+class TurnstileCheck:
+    name = "turnstile"
+
+    def __init__(self, secret: str, verify_url: str, timeout: float) -> None:
+        self._secret = secret
+        self._url = verify_url
+        self._timeout = timeout
+
+    async def verify(
+        self, token: str, *, action: str, hostnames: Collection[str], remote_ip: str | None
+    ) -> None:
+        if not token or len(token) > MAX_TOKEN_CHARS:
+            raise _failed("missing or malformed bot-check token")
+        result = await self._siteverify(token, remote_ip)
+        if result.get("success") is not True:
+            raise _failed("the bot check did not pass")
+        if result.get("action") != action:
+            raise _failed("the bot-check token was issued for another action")
+        if str(result.get("hostname", "")).lower() not in {h.lower() for h in hostnames}:
+            raise _failed("the bot-check token was issued for another site")
+
+    async def _siteverify(self, token: str, remote_ip: str | None) -> dict[str, Any]:
+        form = {"secret": self._secret, "response": token}
+        if remote_ip:
+            form["remoteip"] = remote_ip
+        try:
+            async with httpx.AsyncClient(timeout=self._timeout) as client:
+                response = await client.post(self._url, data=form)
+            response.raise_for_status()
+            body = response.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            log.warning("turnstile siteverify failed: %s", type(exc).__name__)
+            raise ServiceUnavailable(
+                "the bot check cannot be completed right now", code="bot_check_unavailable"
+            ) from None
+        return body if isinstance(body, dict) else {}
+
+
+def create_bot_check(settings: BotCheckSettings) -> BotCheck:
+    if settings.provider == "off":
+        return NoBotCheck()
+    if settings.secret is None or not settings.secret.get_secret_value():
+        raise ConfigError("bot_check.provider is 'turnstile' but bot_check.secret is not set")
+    return TurnstileCheck(
+        settings.secret.get_secret_value(), settings.verify_url, settings.timeout_seconds
+    )
+
+
+def require_bot_check_for_public_binding(settings: Settings, host: str) -> None:
+    """Refuse to serve Ask AI on a non-loopback address without a bot check."""
+    if settings.bot_check.provider != "off" or is_loopback(host):
+        return
+    asking = [s.id for s in settings.sites if s.ask_enabled and s.public and s.live]
+    if settings.sites and not asking:
+        return
+    raise ConfigError(
+        f"refusing to serve Ask AI on {host} without a bot check: Ask AI is public and costs "
+        "money per question. Configure Cloudflare Turnstile (ASKDOCS_BOT_CHECK__PROVIDER="
+        "turnstile, ASKDOCS_BOT_CHECK__SECRET, ASKDOCS_BOT_CHECK__SITE_KEY), serve on "
+        "127.0.0.1 behind a proxy, or turn Ask AI off for every site (ask_enabled = false)."
+    )
+
+
+def is_loopback(host: str) -> bool:
+    name = host.strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _failed(message: str) -> Forbidden:
+    return Forbidden(message, code="bot_check_failed")

@@ -1,0 +1,84 @@
+"""Ask AI's limits over a store, failing closed.
+
+``burst`` and ``daily`` raise ``RateLimited`` (429, with Retry-After) at a limit, and
+``ServiceUnavailable`` (503, code ``limits_unavailable``) when the store cannot answer within
+the timeout, refused or hung. There is no fallback to per-process or unlimited counting.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+
+import anyio
+
+from askdocs.errors import RateLimited, ServiceUnavailable
+from askdocs.guard.limits import (
+    Consumed,
+    Counter,
+    RateLimitStore,
+    burst_counter,
+    daily_counters,
+    remaining,
+    retry_after,
+)
+from askdocs.guard.store_redis import RedisLimitsStore
+from askdocs.guard.store_sqlite import SQLiteLimitsStore
+from askdocs.settings import Settings
+
+log = logging.getLogger(__name__)
+LIMITS_FILE = "limits.sqlite3"
+
+
+class Limiter:
+    def __init__(self, store: RateLimitStore, settings: Settings) -> None:
+        self.store = store
+        self._ask = settings.ask
+
+    async def burst(self, visitor: str, now: int | None = None) -> None:
+        now = _now(now)
+        await self._consume([burst_counter(visitor, self._ask.burst_per_minute, now)], now)
+
+    async def daily(self, visitor: str, site: str, now: int | None = None) -> int:
+        """Count one question; return the questions left today (the tightest counter)."""
+        now = _now(now)
+        ask = self._ask
+        limits = (ask.daily_visitor_limit, ask.daily_site_limit, ask.daily_global_limit)
+        counters = daily_counters(visitor, site, limits, now)
+        consumed = await self._consume(counters, now)
+        return remaining(counters, consumed.counts)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    async def _consume(self, counters: Sequence[Counter], now: int) -> Consumed:
+        try:
+            with anyio.fail_after(self._ask.limits_timeout_seconds):
+                consumed = await self.store.consume(counters, now)
+        except Exception as exc:
+            log.warning("limits store %s unavailable: %s", self.store.name, type(exc).__name__)
+            raise ServiceUnavailable(
+                "Ask AI is unavailable right now: its usage limits cannot be checked",
+                code="limits_unavailable",
+            ) from None
+        if consumed.blocked is not None:
+            counter = counters[consumed.blocked]
+            raise RateLimited(
+                f"Rate limit reached: {counter.what}",
+                retry_after=retry_after(counter, now),
+                code=counter.code,
+            )
+        return consumed
+
+
+def open_limits_store(settings: Settings) -> RateLimitStore:
+    """Redis when ``redis_url`` is set, else the SQLite file in the data dir."""
+    timeout = settings.ask.limits_timeout_seconds
+    if settings.redis_url:
+        return RedisLimitsStore(settings.redis_url, timeout)
+    return SQLiteLimitsStore(settings.data_dir / LIMITS_FILE, timeout)
+
+
+def _now(now: int | None) -> int:
+    return int(time.time()) if now is None else now

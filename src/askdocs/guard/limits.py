@@ -1,0 +1,101 @@
+"""Rate limits: the store protocol and the pure arithmetic of windows, keys and retry times.
+
+A ``Counter`` is one fixed-window counter (a key, its limit, and when its window ends). A
+store's ``consume`` is all-or-nothing: if any counter is at its limit nothing is counted and
+the first such counter is reported; otherwise every counter goes up by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+MINUTE = 60
+
+
+@dataclass(frozen=True)
+class Counter:
+    key: str
+    limit: int
+    expires_at: int  # epoch seconds when the window ends
+    code: str  # the error code when this counter is the one at its limit
+    what: str  # for the message: "the per-visitor burst limit"
+
+
+@dataclass(frozen=True)
+class Consumed:
+    """``counts`` are the counters' values after counting (when allowed) or as they stand."""
+
+    allowed: bool
+    counts: tuple[int, ...]
+    blocked: int | None = None  # index of the first counter at its limit
+
+
+class RateLimitStore(Protocol):
+    """Where counters live. Every failure to reach the store raises (never counts as allowed)."""
+
+    name: str
+
+    async def consume(self, counters: Sequence[Counter], now: int) -> Consumed: ...
+
+    async def close(self) -> None: ...
+
+
+def burst_counter(visitor: str, limit: int, now: int) -> Counter:
+    window = now // MINUTE
+    return Counter(
+        f"burst:{visitor}:{window}",
+        limit,
+        (window + 1) * MINUTE,
+        "burst_limit",
+        f"too many questions in a minute (limit {limit})",
+    )
+
+
+def daily_counters(
+    visitor: str, site: str, limits: tuple[int, int, int], now: int
+) -> tuple[Counter, Counter, Counter]:
+    """Per visitor on this site, per site, across all sites; they reset at UTC midnight."""
+    day, reset = utc_day(now)
+    visitor_limit, site_limit, global_limit = limits
+    return (
+        Counter(
+            f"day:{day}:visitor:{site}:{visitor}",
+            visitor_limit,
+            reset,
+            "visitor_daily_limit",
+            f"you have asked {visitor_limit} questions today, the daily limit",
+        ),
+        Counter(
+            f"day:{day}:site:{site}",
+            site_limit,
+            reset,
+            "site_daily_limit",
+            "this site has reached its daily number of questions",
+        ),
+        Counter(
+            f"day:{day}:all",
+            global_limit,
+            reset,
+            "global_daily_limit",
+            "the service has reached its daily number of questions",
+        ),
+    )
+
+
+def utc_day(now: int) -> tuple[str, int]:
+    """The UTC date of ``now`` and the epoch second of the next UTC midnight."""
+    moment = datetime.fromtimestamp(now, UTC)
+    midnight = datetime(moment.year, moment.month, moment.day, tzinfo=UTC) + timedelta(days=1)
+    return moment.date().isoformat(), int(midnight.timestamp())
+
+
+def retry_after(counter: Counter, now: int) -> int:
+    return max(1, counter.expires_at - now)
+
+
+def remaining(counters: Sequence[Counter], counts: Sequence[int]) -> int:
+    """What is left of the tightest counter."""
+    return max(0, min(c.limit - n for c, n in zip(counters, counts, strict=True)))

@@ -1,0 +1,64 @@
+"""The shared limits store: Redis, with explicit connect and socket timeouts and no retries.
+
+One Lua script checks every counter and, only if all are under their limit, increments them
+and sets their expiry: atomic, one round trip. A refused or hung Redis raises within the
+timeout; the caller turns that into 503, never into "allowed".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+
+from askdocs.guard.limits import Consumed, Counter
+
+PREFIX = "askdocs:limits:"
+CONSUME = """
+local n = #KEYS
+local counts = {}
+for i = 1, n do
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if counts[i] >= tonumber(ARGV[i]) then
+    local out = {0, i}
+    for j = 1, i do out[#out + 1] = counts[j] end
+    return out
+  end
+end
+local out = {1, 0}
+for i = 1, n do
+  out[#out + 1] = redis.call('INCR', KEYS[i])
+  redis.call('EXPIREAT', KEYS[i], ARGV[n + i])
+end
+return out
+"""
+
+
+class RedisLimitsStore:
+    name = "redis"
+
+    def __init__(self, url: str, timeout: float = 0.5) -> None:
+        self._client: aioredis.Redis = aioredis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 0),
+            retry_on_timeout=False,
+        )
+        self._script = self._client.register_script(CONSUME)
+
+    async def consume(self, counters: Sequence[Counter], now: int) -> Consumed:
+        keys = [PREFIX + c.key for c in counters]
+        args = [c.limit for c in counters] + [c.expires_at for c in counters]
+        reply: list[Any] = await self._script(keys=keys, args=args)
+        allowed, blocked, *counts = (int(v) for v in reply)
+        if allowed:
+            return Consumed(True, tuple(counts))
+        counts += [0] * (len(counters) - len(counts))
+        return Consumed(False, tuple(counts), blocked - 1)
+
+    async def close(self) -> None:
+        await self._client.aclose()

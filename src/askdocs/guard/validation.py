@@ -1,0 +1,117 @@
+"""Validating the ``POST /api/ask`` body (pure: bytes in, a typed question or an error out).
+
+Every refusal has a stable code: ``body_too_large`` (413), ``unsupported_media_type`` (415),
+``invalid_json``, ``invalid_body``, ``invalid_text``, ``invalid_locale``, ``empty``,
+``too_many_messages``, ``invalid_role``, ``message_too_long``, ``must_start_with_user``,
+``must_end_with_user`` and ``question_too_long`` (all 400).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from askdocs.errors import InvalidInput
+from askdocs.llm.types import ChatMessage
+from askdocs.settings import AskSettings
+
+_LOCALE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$")
+_FORBIDDEN_CHARS = re.compile(r"[\x00\ud800-\udfff]")
+
+
+class PayloadTooLarge(InvalidInput):
+    status = 413
+    code = "body_too_large"
+
+
+class UnsupportedMediaType(InvalidInput):
+    status = 415
+    code = "unsupported_media_type"
+
+
+@dataclass(frozen=True)
+class AskInput:
+    token: str
+    messages: tuple[ChatMessage, ...]
+    locale: str | None = None
+
+
+def require_json(content_type: str | None) -> None:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise UnsupportedMediaType("send the question as application/json")
+
+
+def parse_ask_body(raw: bytes, limits: AskSettings) -> AskInput:
+    if len(raw) > limits.max_body_bytes:
+        raise PayloadTooLarge(f"the request body is over {limits.max_body_bytes} bytes")
+    body = _load(raw)
+    if not isinstance(body, dict):
+        raise _invalid("invalid_body", "the body must be a JSON object")
+    token = body.get("token", "")
+    if token is None:
+        token = ""
+    if not isinstance(token, str):
+        raise _invalid("invalid_body", "token must be a string")
+    messages = check_messages(body.get("messages"), limits)
+    return AskInput(token, messages, _locale(body.get("locale")))
+
+
+def check_messages(value: Any, limits: AskSettings) -> tuple[ChatMessage, ...]:
+    if not isinstance(value, list):
+        raise _invalid("invalid_body", "messages must be a list of {role, content} objects")
+    if not value:
+        raise _invalid("empty", "ask a question: messages is empty")
+    if len(value) > limits.max_messages:
+        raise _invalid("too_many_messages", f"at most {limits.max_messages} messages are allowed")
+    messages = tuple(_message(item, limits) for item in value)
+    if messages[0].role != "user":
+        raise _invalid("must_start_with_user", "the conversation must start with a user message")
+    if messages[-1].role != "user":
+        raise _invalid("must_end_with_user", "the conversation must end with a user message")
+    if any(not m.content.strip() for m in messages if m.role == "user"):
+        raise _invalid("empty", "a question is empty")
+    if len(messages[-1].content) > limits.max_question_chars:
+        raise _invalid(
+            "question_too_long", f"the question is over {limits.max_question_chars} characters"
+        )
+    return messages
+
+
+def _message(item: Any, limits: AskSettings) -> ChatMessage:
+    if not isinstance(item, dict):
+        raise _invalid("invalid_body", "each message must be a {role, content} object")
+    role, content = item.get("role"), item.get("content")
+    if role not in ("user", "assistant"):
+        raise _invalid("invalid_role", "a message's role must be 'user' or 'assistant'")
+    if not isinstance(content, str):
+        raise _invalid("invalid_body", "a message's content must be a string")
+    if len(content) > limits.max_message_chars:
+        raise _invalid(
+            "message_too_long", f"a message is over {limits.max_message_chars} characters"
+        )
+    if _FORBIDDEN_CHARS.search(content):
+        raise _invalid("invalid_text", "a message holds a NUL or an unpaired surrogate")
+    return ChatMessage(role, unicodedata.normalize("NFC", content))
+
+
+def _load(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise _invalid("invalid_json", "the body is not valid JSON") from None
+
+
+def _locale(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _LOCALE.match(value):
+        raise _invalid("invalid_locale", "locale must look like 'en' or 'pt-BR'")
+    return value
+
+
+def _invalid(code: str, message: str) -> InvalidInput:
+    return InvalidInput(message, code=code)

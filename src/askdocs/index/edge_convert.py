@@ -1,0 +1,138 @@
+"""Conversions between askdocs records and ``qdrant_edge`` objects. Pure (no shard calls)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import qdrant_edge as qe
+
+from askdocs.index.backend import (
+    DENSE,
+    SPARSE,
+    PointRecord,
+    QuerySpec,
+    RawHit,
+    RawResult,
+    StoredPoint,
+)
+from askdocs.index.payload import INDEXED_FIELDS
+from askdocs.index.types import QueryFilter, SparseVector
+
+
+def config(dimension: int | None) -> qe.EdgeConfig:
+    dense = (
+        {DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)}
+        if dimension
+        else None
+    )
+    sparse = {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
+    return qe.EdgeConfig(vectors=dense, sparse_vectors=sparse, wal_enabled=False)
+
+
+def payload_indexes() -> list[qe.UpdateOperation]:
+    return [
+        qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword)
+        for name in INDEXED_FIELDS
+    ]
+
+
+def sparse(vector: SparseVector) -> qe.SparseVector:
+    return qe.SparseVector(list(vector.indices), list(vector.values))
+
+
+def points(records: Sequence[PointRecord]) -> list[qe.Point]:
+    converted: list[qe.Point] = []
+    for record in records:
+        vectors: dict[str, Any] = {SPARSE: sparse(record.sparse)}
+        if record.dense is not None:
+            vectors[DENSE] = record.dense.tolist()
+        converted.append(qe.Point(record.id, vectors, dict(record.payload)))
+    return converted
+
+
+def stored(record: qe.Record) -> StoredPoint:
+    vectors = record.vector if isinstance(record.vector, dict) else {}
+    dense = vectors.get(DENSE)
+    bm25 = vectors.get(SPARSE)
+    return StoredPoint(
+        id=str(record.id),
+        payload=record.payload or {},
+        sparse=(
+            SparseVector(tuple(bm25.indices), tuple(bm25.values))
+            if isinstance(bm25, qe.SparseVector)
+            else None
+        ),
+        dense=np.asarray(dense, dtype=np.float32) if dense is not None else None,
+    )
+
+
+def has_dense() -> qe.Filter:
+    return qe.Filter(must=[qe.HasVectorCondition(DENSE)])
+
+
+def to_filter(wanted: QueryFilter) -> qe.Filter | None:
+    must: list[Any] = []
+    if wanted.site is not None:
+        must.append(qe.FieldCondition("site", match=qe.MatchValue(wanted.site)))
+    if wanted.locales is not None:
+        must.append(qe.FieldCondition("locale", match=qe.MatchAny(list(wanted.locales))))
+    if wanted.audience is not None:
+        must.append(qe.FieldCondition("audience", match=qe.MatchValue(wanted.audience)))
+    return qe.Filter(must=must) if must else None
+
+
+def query_requests(spec: QuerySpec) -> tuple[list[qe.QueryRequest], bool]:
+    """The batch to run: the fused (or single-side) query first, then, when the dense side
+    runs, a one-point dense query for the best cosine anywhere. Returns (batch, fused)."""
+    flt = to_filter(spec.filter)
+    dense = qe.Query.Nearest(spec.dense.tolist(), using=DENSE) if spec.dense is not None else None
+    lexical = qe.Query.Nearest(sparse(spec.sparse), using=SPARSE) if spec.sparse else None
+    common: dict[str, Any] = {"filter": flt, "with_payload": True}
+    if dense is not None:
+        common["with_vector"] = [DENSE]
+    if dense is not None and lexical is not None:
+        p = spec.params
+        prefetches = [
+            qe.Prefetch(limit=p.prefetch, query=dense, filter=flt),
+            qe.Prefetch(limit=p.prefetch, query=lexical, filter=flt),
+        ]
+        rrf = qe.Fusion.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight])
+        # the stubs of qdrant-edge-py 0.9.0 leave Fusion.Rrf out of the query union
+        main = qe.QueryRequest(limit=spec.limit, prefetches=prefetches, query=rrf, **common)  # type: ignore[arg-type]
+        best = qe.QueryRequest(limit=1, query=dense, filter=flt)
+        return [main, best], True
+    only = dense if dense is not None else lexical
+    return [qe.QueryRequest(limit=spec.limit, query=only, **common)], False
+
+
+def raw_result(results: list[list[qe.ScoredPoint]], fused: bool, spec: QuerySpec) -> RawResult:
+    hits = [_hit(point) for point in results[0]]
+    if fused:
+        best = float(results[1][0].score) if results[1] else None
+    elif spec.dense is not None:
+        best = hits[0].score if hits else None
+    else:
+        best = None
+    return RawResult(hits=hits, best_dense=best)
+
+
+def _hit(point: qe.ScoredPoint) -> RawHit:
+    vectors = point.vector if isinstance(point.vector, dict) else {}
+    dense = vectors.get(DENSE)
+    return RawHit(
+        id=str(point.id),
+        payload=point.payload or {},
+        score=float(point.score),
+        dense=np.asarray(dense, dtype=np.float32) if dense is not None else None,
+    )
+
+
+def pointer_name(text: str) -> str | None:
+    try:
+        value = json.loads(text).get("name")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None

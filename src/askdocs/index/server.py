@@ -1,0 +1,230 @@
+"""Scale-out: the same collections on a Qdrant server, through ``qdrant-client``.
+
+Same schema as the embedded store (named dense vector ``dense``, sparse ``bm25`` with
+``Modifier.IDF``, keyword payload indexes on site, locale, audience). The pointer is a
+Qdrant alias ``docs_<model-key>_current`` (alias switches are atomic on the server); the
+manifest lives in the collection's metadata, written only after the count was verified.
+The build lock is a file lock in the local data dir: run one indexer per Qdrant server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from qdrant_client import QdrantClient, models
+
+from askdocs.errors import VectorStoreError
+from askdocs.index.backend import (
+    DENSE,
+    SPARSE,
+    CollectionGone,
+    Manifest,
+    PointRecord,
+    QuerySpec,
+    RawHit,
+    RawResult,
+    StoredPoint,
+)
+from askdocs.index.files import exclusive, try_exclusive
+from askdocs.index.naming import PREFIX
+from askdocs.index.payload import INDEXED_FIELDS
+from askdocs.index.server_convert import filter_of, hit_of, point_of, stored_of
+from askdocs.index.types import SparseVector
+from askdocs.settings import IndexSettings
+
+ALIAS_SUFFIX = "_current"
+MANIFEST_KEY = "askdocs_manifest"
+_SCROLL_PAGE = 512
+T = TypeVar("T")
+
+
+class QdrantBackend:
+    """Collections on a Qdrant server (or ``qdrant-client``'s local mode, in tests)."""
+
+    def __init__(self, client: QdrantClient, lock_dir: Path) -> None:
+        self.client = client
+        self._lock_dir = lock_dir
+        lock_dir.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def connect(cls, settings: IndexSettings, lock_dir: Path) -> QdrantBackend:
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        client = QdrantClient(
+            url=settings.qdrant_url, api_key=key, timeout=int(settings.qdrant_timeout_seconds)
+        )
+        return cls(client, lock_dir)
+
+    def build_lock(self) -> AbstractContextManager[None]:
+        return exclusive(self._lock_dir / ".build.lock")
+
+    def try_build_lock(self) -> AbstractContextManager[bool]:
+        return try_exclusive(self._lock_dir / ".build.lock")
+
+    def collections(self) -> list[str]:
+        found = self._call("list collections", self.client.get_collections)
+        return sorted(c.name for c in found.collections if c.name.startswith(f"{PREFIX}_"))
+
+    def pointers(self) -> dict[str, str]:
+        aliases = self._call("list aliases", self.client.get_aliases).aliases
+        return {
+            a.alias_name.removeprefix(f"{PREFIX}_").removesuffix(ALIAS_SUFFIX): a.collection_name
+            for a in aliases
+            if a.alias_name.startswith(f"{PREFIX}_") and a.alias_name.endswith(ALIAS_SUFFIX)
+        }
+
+    def set_pointer(self, model_key: str, name: str) -> None:
+        alias = f"{PREFIX}_{model_key}{ALIAS_SUFFIX}"
+        operations: list[Any] = [
+            models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=alias)),
+            models.CreateAliasOperation(
+                create_alias=models.CreateAlias(collection_name=name, alias_name=alias)
+            ),
+        ]
+        if model_key not in self.pointers():
+            operations = operations[1:]
+        self._call("switch alias", lambda: self.client.update_collection_aliases(operations))
+
+    def manifest(self, name: str) -> Manifest | None:
+        if not self._call("look up", lambda: self.client.collection_exists(name)):
+            return None
+        info = self._call("describe", lambda: self.client.get_collection(name))
+        text = (info.config.metadata or {}).get(MANIFEST_KEY)
+        return Manifest.from_json(text) if isinstance(text, str) else None
+
+    def create(self, name: str, dimension: int | None) -> None:
+        self.drop(name)
+        dense = (
+            {DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)}
+            if dimension
+            else {}
+        )
+        sparse = {SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)}
+        self._call(
+            "create",
+            lambda: self.client.create_collection(
+                name, vectors_config=dense, sparse_vectors_config=sparse
+            ),
+        )
+        with warnings.catch_warnings():  # local mode warns that it ignores payload indexes
+            warnings.filterwarnings("ignore", message="Payload indexes have no effect")
+            for field_name in INDEXED_FIELDS:
+                index = partial(
+                    self.client.create_payload_index,
+                    name,
+                    field_name,
+                    models.PayloadSchemaType.KEYWORD,
+                )
+                self._call("index", index)
+
+    def upsert(self, name: str, points: Sequence[PointRecord]) -> None:
+        batch = [point_of(point) for point in points]
+        self._call("upsert", lambda: self.client.upsert(name, batch, wait=True))
+
+    def count(self, name: str, *, dense_only: bool = False) -> int:
+        flt = models.Filter(must=[models.HasVectorCondition(has_vector=DENSE)])
+        found = self._call(
+            "count",
+            lambda: self.client.count(name, count_filter=flt if dense_only else None, exact=True),
+            name,
+        )
+        return int(found.count)
+
+    def seal(self, name: str, manifest: Manifest) -> None:
+        metadata = {MANIFEST_KEY: manifest.to_json()}
+        self._call("seal", lambda: self.client.update_collection(name, metadata=metadata))
+
+    def scroll(self, name: str, *, vectors: bool) -> Iterator[StoredPoint]:
+        offset: Any = None
+        while True:
+            page = partial(
+                self.client.scroll,
+                name,
+                limit=_SCROLL_PAGE,
+                offset=offset,
+                with_payload=True,
+                with_vectors=vectors,
+            )
+            records, offset = self._call("scroll", page, name)
+            yield from (stored_of(record) for record in records)
+            if offset is None:
+                return
+
+    def query(self, name: str, spec: QuerySpec) -> RawResult:
+        requests, fused = _requests(spec)
+        results = self._call("query", lambda: self.client.query_batch_points(name, requests), name)
+        hits: list[RawHit] = [hit_of(point) for point in results[0].points]
+        if fused:
+            top = results[1].points
+            best = float(top[0].score) if top else None
+        else:
+            best = hits[0].score if hits and spec.dense is not None else None
+        return RawResult(hits=hits, best_dense=best)
+
+    def drop(self, name: str) -> bool:
+        self._call("drop", lambda: self.client.delete_collection(name))
+        return True
+
+    def release(self, keep: set[str]) -> None:
+        """Nothing to let go: the server serves every collection."""
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+    def _call(self, action: str, call: Callable[[], T], name: str | None = None) -> T:
+        try:
+            return call()
+        except Exception as exc:
+            if name is not None and not self._exists(name):
+                raise CollectionGone(f"collection {name} no longer exists") from exc
+            where = f" collection {name}" if name else ""
+            raise VectorStoreError(f"Qdrant could not {action}{where}: {exc}") from exc
+
+    def _exists(self, name: str) -> bool:
+        try:
+            return bool(self.client.collection_exists(name))
+        except Exception:
+            return True  # the server itself failed: report the original error
+
+
+def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
+    flt = filter_of(spec.filter)
+    dense = spec.dense.tolist() if spec.dense is not None else None
+    lexical = _sparse(spec.sparse) if spec.sparse else None
+    with_vector: Any = [DENSE] if dense is not None else False
+    if dense is not None and lexical is not None:
+        p = spec.params
+        prefetch = [
+            models.Prefetch(query=dense, using=DENSE, limit=p.prefetch, filter=flt),
+            models.Prefetch(query=lexical, using=SPARSE, limit=p.prefetch, filter=flt),
+        ]
+        rrf = models.RrfQuery(rrf=models.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight]))
+        main = models.QueryRequest(
+            prefetch=prefetch,
+            query=rrf,
+            limit=spec.limit,
+            with_payload=True,
+            with_vector=with_vector,
+        )
+        best = models.QueryRequest(query=dense, using=DENSE, limit=1, filter=flt)
+        return [main, best], True
+    using = DENSE if dense is not None else SPARSE
+    only = models.QueryRequest(
+        query=dense if dense is not None else lexical,
+        using=using,
+        limit=spec.limit,
+        filter=flt,
+        with_payload=True,
+        with_vector=with_vector,
+    )
+    return [only], False
+
+
+def _sparse(vector: SparseVector) -> models.SparseVector:
+    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))

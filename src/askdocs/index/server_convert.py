@@ -1,0 +1,64 @@
+"""Conversions between askdocs records and ``qdrant_client.models``. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from qdrant_client import models
+
+from askdocs.index.backend import DENSE, SPARSE, PointRecord, RawHit, StoredPoint
+from askdocs.index.types import QueryFilter, SparseVector
+
+
+def point_of(record: PointRecord) -> models.PointStruct:
+    vectors: dict[str, Any] = {
+        SPARSE: models.SparseVector(
+            indices=list(record.sparse.indices), values=list(record.sparse.values)
+        )
+    }
+    if record.dense is not None:
+        vectors[DENSE] = record.dense.tolist()
+    return models.PointStruct(id=record.id, vector=vectors, payload=dict(record.payload))
+
+
+def stored_of(record: models.Record) -> StoredPoint:
+    vectors = record.vector if isinstance(record.vector, dict) else {}
+    dense = vectors.get(DENSE)
+    bm25 = vectors.get(SPARSE)
+    return StoredPoint(
+        id=str(record.id),
+        payload=record.payload or {},
+        sparse=(
+            SparseVector(tuple(bm25.indices), tuple(bm25.values))
+            if isinstance(bm25, models.SparseVector)
+            else None
+        ),
+        dense=np.asarray(dense, dtype=np.float32) if isinstance(dense, list) else None,
+    )
+
+
+def hit_of(point: models.ScoredPoint) -> RawHit:
+    vectors = point.vector if isinstance(point.vector, dict) else {}
+    dense = vectors.get(DENSE)
+    return RawHit(
+        id=str(point.id),
+        payload=point.payload or {},
+        score=float(point.score),
+        dense=np.asarray(dense, dtype=np.float32) if isinstance(dense, list) else None,
+    )
+
+
+def filter_of(wanted: QueryFilter) -> models.Filter | None:
+    must: list[Any] = []
+    if wanted.site is not None:
+        must.append(models.FieldCondition(key="site", match=models.MatchValue(value=wanted.site)))
+    if wanted.locales is not None:
+        must.append(
+            models.FieldCondition(key="locale", match=models.MatchAny(any=list(wanted.locales)))
+        )
+    if wanted.audience is not None:
+        must.append(
+            models.FieldCondition(key="audience", match=models.MatchValue(value=wanted.audience))
+        )
+    return models.Filter(must=must) if must else None

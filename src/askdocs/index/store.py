@@ -1,0 +1,180 @@
+"""``IndexStore``: the one facade over both vector stores that search and the builder use.
+
+Searches read the collection a model's pointer names (always a complete one); they never
+take the build lock, so they never wait for an indexer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from askdocs.errors import VectorStoreError
+from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, RawHit
+from askdocs.index.edge import EdgeBackend
+from askdocs.index.naming import ModelSpec
+from askdocs.index.payload import chunk_from_payload
+from askdocs.index.types import (
+    CollectionInfo,
+    HybridParams,
+    QueryFilter,
+    QueryResult,
+    ScoredChunk,
+    SparseVector,
+)
+from askdocs.settings import Settings
+
+
+class IndexStore:
+    """Collections of one store (Qdrant Edge on disk, or a Qdrant server)."""
+
+    def __init__(self, backend: Backend, *, read_only: bool = False) -> None:
+        self.backend = backend
+        self.read_only = read_only
+        self._manifests: dict[str, Manifest] = {}
+        self._seen: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def current(self, model: ModelSpec) -> CollectionInfo | None:
+        """The last complete collection built for ``model``; None before the first build."""
+        pointers = self.backend.pointers()
+        self._notice(pointers)
+        name = pointers.get(model.key)
+        manifest = self._manifest(name) if name else None
+        return _info(manifest) if manifest else None
+
+    def latest(self) -> CollectionInfo | None:
+        """The most recently built complete collection of any model (a keyword-only
+        fallback while the configured model has none yet)."""
+        manifests = [m for n in self.backend.pointers().values() if (m := self._manifest(n))]
+        newest = max(manifests, key=lambda m: m.created, default=None)
+        return _info(newest) if newest else None
+
+    def query(
+        self,
+        collection: CollectionInfo,
+        *,
+        dense: npt.NDArray[np.float32] | None,
+        sparse: SparseVector | None,
+        filter: QueryFilter,
+        limit: int,
+        params: HybridParams | None = None,
+    ) -> QueryResult:
+        """Hybrid query: dense and lexical prefetch fused by weighted RRF in the engine.
+
+        ``dense`` is ignored for a keyword-only collection; an empty ``sparse`` is skipped.
+        If the collection was replaced meanwhile, the model's new current one answers.
+        """
+        query_vector = _normalised(dense, collection) if collection.dimension else None
+        spec = QuerySpec(query_vector, sparse or None, filter, limit, params or HybridParams())
+        if spec.dense is None and spec.sparse is None:
+            return QueryResult(collection.name, (), None, "keyword")
+        try:
+            raw = self.backend.query(collection.name, spec)
+        except CollectionGone:
+            model = ModelSpec(collection.model_id, collection.dimension)
+            replacement = self.current(model)
+            if replacement is None or replacement.name == collection.name:
+                raise
+            collection = replacement
+            raw = self.backend.query(collection.name, spec)
+        hits = tuple(_scored(hit, spec.dense) for hit in raw.hits)
+        return QueryResult(collection.name, hits, raw.best_dense, _mode(spec))
+
+    def manifest(self, name: str) -> Manifest | None:
+        return self._manifest(name)
+
+    def sweep(self, keep: Iterable[str] = ()) -> list[str]:
+        """Drop every collection no pointer names (superseded or partial) except ``keep``.
+        The caller holds the build lock. Returns what was dropped; a collection a reader
+        elsewhere still has open stays until a later sweep."""
+        kept = set(self.backend.pointers().values()) | set(keep)
+        return [n for n in self.backend.collections() if n not in kept and self._drop(n)]
+
+    def _drop(self, name: str) -> bool:
+        with self._lock:
+            self._manifests.pop(name, None)
+        return self.backend.drop(name)
+
+    def _manifest(self, name: str) -> Manifest | None:
+        with self._lock:
+            cached = self._manifests.get(name)
+        if cached is not None:
+            return cached
+        manifest = self.backend.manifest(name)
+        if manifest is not None:
+            with self._lock:
+                self._manifests[name] = manifest
+        return manifest
+
+    def _notice(self, pointers: dict[str, str]) -> None:
+        """When a pointer moved, let go of the collections it superseded and, unless a
+        build is running (it sweeps itself), remove them."""
+        with self._lock:
+            superseded = set(self._seen.values()) - set(pointers.values())
+            self._seen = dict(pointers)
+        if not superseded:
+            return
+        self.backend.release(set(pointers.values()))
+        if self.read_only:
+            return
+        with self.backend.try_build_lock() as acquired:
+            if acquired:
+                for name in superseded - set(self.backend.pointers().values()):
+                    self._drop(name)
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+def open_store(settings: Settings, *, read_only: bool = False) -> IndexStore:
+    """The configured store: a Qdrant server when ``index.qdrant_url`` is set, else Qdrant
+    Edge shards under ``<data_dir>/index``."""
+    root = Path(settings.data_dir) / "index"
+    if settings.index.qdrant_url:
+        from askdocs.index.server import QdrantBackend  # optional path, imported on use
+
+        return IndexStore(QdrantBackend.connect(settings.index, root), read_only=read_only)
+    return IndexStore(EdgeBackend(root), read_only=read_only)
+
+
+def _info(manifest: Manifest) -> CollectionInfo:
+    return CollectionInfo(
+        name=manifest.name,
+        model_id=manifest.model_id,
+        dimension=manifest.dimension,
+        points=manifest.points,
+        dense_points=manifest.dense_points,
+        sites=tuple(sorted(manifest.site_points)),
+        site_points=tuple(sorted(manifest.site_points.items())),
+    )
+
+
+def _normalised(
+    dense: npt.NDArray[np.float32] | None, collection: CollectionInfo
+) -> npt.NDArray[np.float32] | None:
+    if dense is None:
+        return None
+    vector = np.asarray(dense, dtype=np.float32).reshape(-1)
+    if vector.shape[0] != collection.dimension:
+        raise VectorStoreError(
+            f"query vector has {vector.shape[0]} dimensions; collection {collection.name} "
+            f"holds {collection.dimension}"
+        )
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else None
+
+
+def _scored(hit: RawHit, query: npt.NDArray[np.float32] | None) -> ScoredChunk:
+    cosine = float(hit.dense @ query) if hit.dense is not None and query is not None else None
+    return ScoredChunk(chunk_from_payload(hit.payload), hit.score, cosine)
+
+
+def _mode(spec: QuerySpec) -> str:
+    if spec.dense is not None and spec.sparse is not None:
+        return "hybrid"
+    return "dense" if spec.dense is not None else "keyword"

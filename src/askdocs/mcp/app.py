@@ -1,0 +1,105 @@
+"""Assemble ``askdocs mcp``: pick the mode, check auth at the boundary, build server and backend.
+
+Modes: *local* (no API URL) runs the engine in-process over ``--docs`` or the configured
+sites; *server* (an API URL) forwards every tool call to the askdocs HTTP API.
+Auth: stdio in local mode has none (the parent process owns the pipe); stdio in server mode
+verifies ``ASKDOCS_MCP_TOKEN`` once at start; HTTP verifies the bearer on every request in
+both modes, because any local process or web page could otherwise reach the port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+
+from askdocs.auth.keys import signing_key
+from askdocs.errors import ConfigError
+from askdocs.mcp.auth import (
+    AuthContext,
+    JwtTokenVerifier,
+    require_shared_key,
+    stdio_auth,
+    stdio_token,
+)
+from askdocs.mcp.backend import DocsBackend
+from askdocs.mcp.server import ServerOptions, build_server
+from askdocs.settings import Settings
+from askdocs.sites import folder_site
+
+Transport = Literal["stdio", "http"]
+
+
+@dataclass(frozen=True)
+class McpRun:
+    """What the command line decided."""
+
+    transport: Transport
+    docs: Path | None
+    api_url: str | None
+
+    @property
+    def mode(self) -> str:
+        return "server" if self.api_url else "local"
+
+
+def build_backend(settings: Settings, run: McpRun) -> DocsBackend:
+    if run.api_url:
+        from askdocs.mcp.remote import RemoteBackend
+
+        return RemoteBackend(run.api_url, timeout_seconds=settings.mcp.api_timeout_seconds)
+    from askdocs.llm.registry import create_chat_model
+    from askdocs.mcp.local import LocalBackend
+    from askdocs.service import AskDocs
+
+    create_chat_model(settings.chat)  # a bad chat configuration fails now, not on first ask
+    sites = [folder_site(run.docs.resolve())] if run.docs else None
+    service = AskDocs(settings, sites)
+    return LocalBackend(service, index_wait_seconds=settings.mcp.index_wait_seconds)
+
+
+def boundary_auth(
+    settings: Settings, run: McpRun, env: Mapping[str, str] | None = None
+) -> tuple[AuthContext | None, JwtTokenVerifier | None]:
+    """Check credentials before anything starts; raise AuthError/ConfigError otherwise."""
+    if run.transport == "http":
+        if run.api_url:
+            require_shared_key(settings, env)
+        signing_key(settings)  # fail now on a bad key, not on the first request
+        return None, JwtTokenVerifier(settings)
+    if run.api_url:
+        token = stdio_token(env)
+        require_shared_key(settings, env)  # before verify, which would create a local key
+        return stdio_auth(settings, token), None
+    return None, None
+
+
+def validate(run: McpRun) -> None:
+    if run.api_url and run.docs:
+        raise ConfigError("--docs (local mode) and --api-url (server mode) exclude each other")
+    if run.docs is not None and not run.docs.is_dir():
+        raise ConfigError(f"--docs {run.docs}: not a folder")
+    if run.api_url and not run.api_url.startswith(("http://", "https://")):
+        raise ConfigError(f"the API URL must start with http:// or https://: {run.api_url!r}")
+
+
+def assemble(
+    settings: Settings, run: McpRun, env: Mapping[str, str] | None = None
+) -> tuple[MCPServer[Any], DocsBackend]:
+    validate(run)
+    fixed, verifier = boundary_auth(settings, run, env)
+    options = ServerOptions(
+        timeout_seconds=settings.mcp.tool_timeout_seconds,
+        ask_enabled=settings.chat.provider != "none",
+        ask_timeout_seconds=max(
+            settings.mcp.tool_timeout_seconds, settings.chat.timeout_seconds + 10
+        ),
+        fixed_auth=fixed,
+        token_verifier=verifier,
+        issuer_url=run.api_url or "http://127.0.0.1",
+    )
+    backend = build_backend(settings, run)
+    return build_server(backend, options), backend

@@ -1,0 +1,129 @@
+"""Authentication at the MCP transport boundary, never as a tool argument.
+
+Stdio in server mode reads ``ASKDOCS_MCP_TOKEN`` once at start and verifies it; the HTTP
+transport verifies ``Authorization: Bearer`` on every request through the SDK's bearer
+middleware, which answers 401 with ``WWW-Authenticate`` before any MCP work. The claims are
+informational: in server mode the token is forwarded unchanged and the API re-checks it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import AccessToken
+
+from askdocs.auth.jwt import Claims, verify
+from askdocs.auth.keys import KEY_FILE
+from askdocs.errors import AskDocsError, AuthError, ConfigError
+from askdocs.settings import Settings
+
+TOKEN_ENV = "ASKDOCS_MCP_TOKEN"  # noqa: S105 (a variable name)
+
+
+@dataclass(frozen=True)
+class AuthContext:
+    """Who is calling: the verified claims plus the raw token (forwarded, never logged)."""
+
+    sub: str
+    org: str | None
+    org_role: str | None
+    platform_admin: bool
+    token: str = field(repr=False)
+
+    @classmethod
+    def from_claims(cls, claims: Claims, token: str) -> AuthContext:
+        return cls(claims.sub, claims.org, claims.org_role, claims.platform_admin, token)
+
+    def wire(self) -> dict[str, object]:
+        """The context as the seed names it: ``sub``, ``org``, ``orgRole``, ``platformAdmin``."""
+        return {
+            "sub": self.sub,
+            "org": self.org,
+            "orgRole": self.org_role,
+            "platformAdmin": self.platform_admin,
+        }
+
+
+class JwtTokenVerifier:
+    """The SDK's ``TokenVerifier`` over askdocs's HS256 JWTs (issuer, audience, expiry)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        try:
+            claims = verify(token, self._settings)
+        except AskDocsError:
+            return None
+        return AccessToken(
+            token=token,
+            client_id=claims.sub,
+            subject=claims.sub,
+            scopes=[],
+            expires_at=claims.expires_at,
+            resource=self._settings.auth.jwt_audience,
+            claims={
+                "iss": self._settings.auth.jwt_issuer,
+                "org": claims.org,
+                "orgRole": claims.org_role,
+                "platformAdmin": claims.platform_admin,
+            },
+        )
+
+
+def context_from_access_token(token: AccessToken) -> AuthContext:
+    claims = token.claims or {}
+    org, role = claims.get("org"), claims.get("orgRole")
+    return AuthContext(
+        sub=token.subject or token.client_id,
+        org=org if isinstance(org, str) else None,
+        org_role=role if isinstance(role, str) else None,
+        platform_admin=claims.get("platformAdmin") is True,
+        token=token.token,
+    )
+
+
+def current_auth(fixed: AuthContext | None) -> AuthContext | None:
+    """The caller of this request: the HTTP bearer when there is one, else the stdio token."""
+    token = get_access_token()
+    return context_from_access_token(token) if token is not None else fixed
+
+
+def stdio_token(env: Mapping[str, str] | None = None) -> str:
+    """``ASKDOCS_MCP_TOKEN``, read once at start; AuthError when it is not set."""
+    token = (env if env is not None else os.environ).get(TOKEN_ENV, "").strip()
+    if not token:
+        raise AuthError(
+            f"{TOKEN_ENV} is not set: server mode needs a bearer token "
+            "(mint one with `askdocs token create --email YOU`)",
+            code="missing_token",
+        )
+    return token
+
+
+def stdio_auth(settings: Settings, token: str) -> AuthContext:
+    """Verify the stdio token; AuthError says what was wrong and what to do."""
+    try:
+        claims = verify(token, settings)
+    except AuthError as exc:
+        raise AuthError(
+            f"{TOKEN_ENV} was refused: {exc}; mint a new one with `askdocs token create`",
+            code=exc.code,
+        ) from exc
+    return AuthContext.from_claims(claims, token)
+
+
+def require_shared_key(settings: Settings, env: Mapping[str, str] | None = None) -> None:
+    """Server mode verifies with the API's key: refuse to invent a fresh one silently."""
+    environ = env if env is not None else os.environ
+    if settings.auth.jwt_signing_key is not None or environ.get("ASKDOCS_JWT_SIGNING_KEY"):
+        return
+    if (settings.data_dir / KEY_FILE).is_file():
+        return
+    raise ConfigError(
+        "server mode verifies tokens with the API's signing key: set "
+        "ASKDOCS_AUTH__JWT_SIGNING_KEY to the API's key, or point --data-dir at the API's data dir"
+    )

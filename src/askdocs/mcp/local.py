@@ -1,0 +1,106 @@
+"""Local mode: the engine in-process over docs folders; no server, no token over stdio."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+import anyio.to_thread
+
+from askdocs.answer.flow import Question, answer
+from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.llm.registry import create_chat_model
+from askdocs.llm.types import ChatMessage
+from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
+from askdocs.mcp.indexing import BackgroundIndex
+from askdocs.mcp.models import ArticleOutput, AskOutput, AskSource, CatalogOutput, SearchOutput
+from askdocs.mcp.pages import article_output, catalog_pages, find_page, search_output, split_ref
+from askdocs.service import AskDocs
+from askdocs.settings import SiteConfig
+
+T = TypeVar("T")
+STOP_WAIT_SECONDS = 5.0
+
+
+async def _in_thread(fn: Callable[[], T]) -> T:
+    return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+
+
+class LocalBackend:
+    """Tools over an in-process ``AskDocs``: background incremental index, direct corpus reads."""
+
+    def __init__(self, service: AskDocs, *, index_wait_seconds: float) -> None:
+        self.service = service
+        self.wait_seconds = index_wait_seconds
+        self.indexes = {site.id: _background_index(service, site.id) for site in service.sites}
+        self._corpus = CorpusCache()  # re-reads only files whose stat changed
+
+    async def start(self) -> None:
+        for index in self.indexes.values():
+            index.start()
+
+    async def aclose(self) -> None:
+        for index in self.indexes.values():
+            await _in_thread(partial(index.stop, STOP_WAIT_SECONDS))
+        self.service.close()
+
+    async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
+        site = self.service.site(args.site)
+        await self.indexes[site.id].wait_ready(self.wait_seconds, call.progress)
+        result = await _in_thread(
+            lambda: self.service.search(
+                args.query, site=site.id, locale=args.locale, limit=args.limit
+            )
+        )
+        return search_output(args.query, site.id, result, _single_root(site))
+
+    async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput:
+        site = self.service.site(args.site)
+        snapshot = await self._snapshot(site)
+        locale = args.locale or site.default_locale
+        page = find_page(snapshot.pages, args.ref, locale, site.default_locale)
+        section = args.section or split_ref(args.ref)[1]
+        return article_output(site, page, section)
+
+    async def catalog(self, call: Call, site_id: str | None, locale: str | None) -> CatalogOutput:
+        site = self.service.site(site_id)
+        snapshot = await self._snapshot(site)
+        chosen = locale or site.default_locale
+        return CatalogOutput(
+            site=site.id, locale=chosen, pages=catalog_pages(site, snapshot.pages, chosen)
+        )
+
+    async def ask(self, call: Call, question: str, site_id: str | None) -> AskOutput:
+        """Ask AI in-process: the same retrieval and prompt as ``POST /api/ask``."""
+        site = self.service.site(site_id)
+        await self.indexes[site.id].wait_ready(self.wait_seconds, call.progress)
+        model = create_chat_model(self.service.settings.chat)
+        asked = Question(site, (ChatMessage(role="user", content=question),))
+        reply = await answer(self.service, model, self.service.settings, asked)
+        text = "".join([piece async for piece in reply.body])
+        return AskOutput(
+            answer=text,
+            kind=reply.kind,
+            sources=[AskSource(title=s.title, heading=s.heading, url=s.url) for s in reply.sources],
+        )
+
+    async def _snapshot(self, site: SiteConfig) -> CorpusSnapshot:
+        """The corpus as it is now (edits show at once; unchanged files are not re-parsed)."""
+        settings = self.service.settings.corpus
+        return await _in_thread(lambda: read_site(site, settings, self._corpus))
+
+
+def _background_index(service: AskDocs, site_id: str) -> BackgroundIndex:
+    def run(progress: Callable[[int, int], None]) -> object:
+        return service.index(site_id, progress)
+
+    def ready() -> bool:
+        return service.status(site_id).ready
+
+    return BackgroundIndex(site_id, run=run, already_ready=ready)
+
+
+def _single_root(site: SiteConfig) -> Path | None:
+    return site.roots[0].path.resolve() if len(site.roots) == 1 else None

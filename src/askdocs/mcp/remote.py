@@ -1,0 +1,161 @@
+"""Server mode: every tool calls the askdocs HTTP API with the caller's bearer token unchanged.
+
+The API re-checks the token and applies its own scoping; this side only forwards. Every
+request is bounded (connect, read, write, pool timeouts) and every failure becomes an
+``AskDocsError`` whose text says what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import ValidationError
+
+from askdocs.errors import (
+    AskDocsError,
+    AuthError,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    RateLimited,
+    ServiceUnavailable,
+)
+from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
+from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+from askdocs.mcp.wire import article_from_api, ask_from_api, catalog_from_api, search_from_api
+
+T = TypeVar("T")
+CONNECT_SECONDS = 3.0
+USER_AGENT = "askdocs-mcp"
+
+
+class RemoteBackend:
+    """Tools over the askdocs HTTP API at ``base_url``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout_seconds: float,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        timeout = httpx.Timeout(timeout_seconds, connect=min(CONNECT_SECONDS, timeout_seconds))
+        self._client = httpx.AsyncClient(
+            base_url=self.base_url,
+            timeout=timeout,
+            transport=transport,
+            follow_redirects=False,
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
+
+    async def start(self) -> None:
+        return None
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
+        params = _params(q=args.query, site=args.site, locale=args.locale, limit=args.limit)
+        data = await self._request(call, "GET", "/api/search", params=params)
+        return _parsed(lambda: search_from_api(args.query, data))
+
+    async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput:
+        path = f"/api/docs/articles/{quote(args.ref.strip('/'), safe='/')}"
+        params = _params(site=args.site, locale=args.locale, format="markdown")
+        data = await self._request(call, "GET", path, params=params)
+        return _parsed(lambda: article_from_api(args.section, data))
+
+    async def catalog(self, call: Call, site: str | None, locale: str | None) -> CatalogOutput:
+        params = _params(site=site, locale=locale)
+        data = await self._request(call, "GET", "/api/docs/catalog", params=params)
+        return _parsed(lambda: catalog_from_api(data))
+
+    async def ask(self, call: Call, question: str, site: str | None) -> AskOutput:
+        """``POST /api/ask``: the API picks the site from its own host, so ``site`` can't."""
+        if site is not None:
+            raise InvalidInput(
+                "in server mode ask answers for the site the API serves at its address; "
+                "omit `site`, or use search_docs with `site`",
+                code="ask_site_unsupported",
+            )
+        body = {"messages": [{"role": "user", "content": question}]}
+        response = await self._send(call, "POST", "/api/ask", json=body)
+        return ask_from_api(response.text, response.headers.get("X-Ask-Sources", ""))
+
+    async def _request(self, call: Call, method: str, path: str, **kwargs: Any) -> object:
+        response = await self._send(call, method, path, **kwargs)
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise ServiceUnavailable(
+                f"the askdocs API at {self.base_url} sent a response that is not JSON",
+                code="api_bad_response",
+            ) from exc
+
+    async def _send(self, call: Call, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {call.auth.token}"} if call.auth else {}
+        try:
+            response = await self._client.request(method, path, headers=headers, **kwargs)
+        except httpx.TimeoutException as exc:
+            raise ServiceUnavailable(
+                f"the askdocs API at {self.base_url} did not answer in time; retry later",
+                code="api_timeout",
+            ) from exc
+        except httpx.TransportError as exc:
+            raise ServiceUnavailable(
+                f"the askdocs API at {self.base_url} is not reachable ({type(exc).__name__}); "
+                "check that it is running and that ASKDOCS_API_URL is right",
+                code="api_unreachable",
+            ) from exc
+        if response.status_code >= 400:
+            raise _api_error(response)
+        return response
+
+
+def _params(**values: object) -> dict[str, str]:
+    return {key: str(value) for key, value in values.items() if value is not None}
+
+
+def _parsed(parse: Callable[[], T]) -> T:
+    try:
+        return parse()
+    except (ValidationError, KeyError, TypeError, ValueError) as exc:
+        raise ServiceUnavailable(
+            "the askdocs API sent a response this MCP server does not understand "
+            "(are both the same askdocs version?)",
+            code="api_bad_response",
+        ) from exc
+
+
+def _api_error(response: httpx.Response) -> AskDocsError:
+    """Map an API error response (``{"error": {"code", "message"}}``) onto the tree."""
+    code, message = _error_fields(response)
+    status = response.status_code
+    if status == 401:
+        return AuthError(f"the API refused the token: {message}", code=code or "unauthorized")
+    if status == 403:
+        return Forbidden(f"the API refused the call: {message}", code=code or "forbidden")
+    if status == 404:
+        return NotFound(message, code=code or "not_found")
+    if status == 429:
+        retry = _retry_after(response.headers.get("Retry-After"))
+        return RateLimited(f"{message}; retry after {retry} s", retry_after=retry, code=code)
+    if status < 500:
+        return InvalidInput(message, code=code or "invalid_input")
+    return ServiceUnavailable(f"the askdocs API failed: {message}", code=code or "api_error")
+
+
+def _error_fields(response: httpx.Response) -> tuple[str | None, str]:
+    try:
+        error = response.json().get("error", {})
+        return str(error.get("code")) or None, str(error.get("message") or response.reason_phrase)
+    except (ValueError, AttributeError):
+        return None, f"HTTP {response.status_code} {response.reason_phrase}".strip()
+
+
+def _retry_after(value: str | None) -> int:
+    return int(value) if value is not None and value.isdigit() else 60

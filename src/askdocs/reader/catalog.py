@@ -1,0 +1,114 @@
+"""Grouping readable pages into localised categories, in reading order (pure).
+
+Readable pages are those of the user projection: a page of a developer root (or with
+``audience: developer``) is never in the reader. Administrator guides are user pages
+labelled ``administrator``: front matter ``admin: true`` or the ``administration``
+category. A page's category is its front matter ``category`` or else the first folder of
+its slug; pages at the top of their docs folder are ``general``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from askdocs.reader.labels import GENERAL, audience_label, category_label, category_rank
+from askdocs.reader.links import article_href
+from askdocs.reader.schemas import (
+    ArticleRef,
+    CatalogArticle,
+    CatalogCategory,
+    ReaderAudience,
+)
+from askdocs.types import Page
+
+_CATEGORY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+
+
+def readable(page: Page) -> bool:
+    return page.audience == "user"
+
+
+def category_of(page: Page) -> str:
+    value = page.meta.get("category")
+    if isinstance(value, str) and _CATEGORY_ID.fullmatch(value.strip()):
+        return value.strip().lower()
+    head, slash, _ = page.slug.partition("/")
+    return head if slash else GENERAL
+
+
+def reader_audience(page: Page) -> ReaderAudience:
+    admin = page.meta.get("admin") is True or category_of(page) == "administration"
+    return "administrator" if admin else "user"
+
+
+def order_key(page: Page) -> tuple[bool, int, str, str]:
+    return (page.order is None, page.order or 0, page.title.casefold(), page.slug)
+
+
+def catalog_article(page: Page, locale: str) -> CatalogArticle:
+    audience = reader_audience(page)
+    return CatalogArticle(
+        slug=page.slug,
+        title=page.title,
+        description=page.description,
+        category=category_of(page),
+        audience=audience,
+        audience_label=audience_label(audience, locale),
+        order=page.order,
+        locale=page.locale,
+        translated=page.translated,
+        url=article_href(page.slug),
+    )
+
+
+def categorise(pages: Iterable[Page], locale: str) -> list[CatalogCategory]:
+    """Categories in authored order (then by label), each with its pages in reading order."""
+    grouped: dict[str, list[Page]] = {}
+    for page in pages:
+        grouped.setdefault(category_of(page), []).append(page)
+    ordered = sorted(grouped, key=lambda c: (category_rank(c), category_label(c, locale), c))
+    return [
+        CatalogCategory(
+            id=category,
+            label=category_label(category, locale),
+            articles=[catalog_article(p, locale) for p in sorted(grouped[category], key=order_key)],
+        )
+        for category in ordered
+    ]
+
+
+def neighbours(page: Page, pages: Sequence[Page]) -> tuple[ArticleRef | None, ArticleRef | None]:
+    """The previous and next article of the same category, in reading order."""
+    category = category_of(page)
+    siblings = sorted((p for p in pages if category_of(p) == category), key=order_key)
+    slugs = [p.slug for p in siblings]
+    if page.slug not in slugs:
+        return None, None
+    position = slugs.index(page.slug)
+    before = siblings[position - 1] if position > 0 else None
+    after = siblings[position + 1] if position + 1 < len(siblings) else None
+    return _ref(before), _ref(after)
+
+
+def related(
+    page: Page, linked: Sequence[str], pages: Sequence[Page], skip: Iterable[str], limit: int = 5
+) -> list[ArticleRef]:
+    """Related user guides: front matter ``related`` slugs first, then linked articles."""
+    by_slug = {p.slug: p for p in pages}
+    authored = page.meta.get("related")
+    wanted = [s for s in authored if isinstance(s, str)] if isinstance(authored, list) else []
+    excluded = {page.slug, *skip}
+    result: list[ArticleRef] = []
+    for slug in dict.fromkeys([*wanted, *linked]):
+        target = by_slug.get(slug)
+        if target is None or slug in excluded or len(result) >= limit:
+            continue
+        result.append(ArticleRef(slug=slug, title=target.title, url=article_href(slug)))
+    return result
+
+
+def _ref(page: Page | None) -> ArticleRef | None:
+    if page is None:
+        return None
+    return ArticleRef(slug=page.slug, title=page.title, url=article_href(page.slug))

@@ -1,0 +1,245 @@
+"""``DocsReader``: the docs lookup control behind the reader API (catalog, article, asset).
+
+Every call rescans the site's corpus through the shared stat cache, so additions, edits,
+removals and replaced images are seen at once; rendered markup is cached by the page's
+text. A missing article or unreferenced asset is ``NotFound``; a source that cannot be
+read (a configuration error, a file that fails to parse, a render over its budget) is
+``ServiceUnavailable`` with code ``docs-unavailable``. Catalog and article reads never
+include developer pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Iterable
+
+from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
+from askdocs.reader import article as articles
+from askdocs.reader import catalog as catalogs
+from askdocs.reader.assets import ImageAsset, ImageFiles
+from askdocs.reader.ids import check_asset_id, check_locale, check_slug
+from askdocs.reader.labels import audience_label, category_label
+from askdocs.reader.links import article_href
+from askdocs.reader.markup import MARKUP_VERSION, ImageRef, Markup, MarkupJob
+from askdocs.reader.pool import RenderFailed, RenderPool
+from askdocs.reader.sanitize import SANITIZER_VERSION
+from askdocs.reader.schemas import Article, ArticleRef, AssetFile, Catalog
+from askdocs.settings import Settings, SiteConfig
+from askdocs.types import Page
+
+log = logging.getLogger(__name__)
+UNAVAILABLE = "docs-unavailable"
+_MARKUP_CACHE_SIZE = 256
+
+
+class DocsReader:
+    """Catalog, article and asset reads for configured sites. Thread-safe; ``close()`` it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.locales: tuple[str, ...] = tuple(settings.corpus.locales)
+        reader = settings.reader
+        self._cache = CorpusCache()
+        self._images = ImageFiles(settings.corpus.max_image_bytes)
+        self._pool = RenderPool(
+            workers=reader.render_workers,
+            timeout=reader.render_timeout_seconds,
+            max_output_chars=reader.max_html_bytes,
+        )
+        self._markups: OrderedDict[tuple[str, tuple[str, ...]], Markup | str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def catalog(self, site: SiteConfig, locale: str | None) -> Catalog:
+        chosen = check_locale(locale, self.locales)
+        snapshot = self._snapshot(site)
+        pages = readable_pages(snapshot, chosen)
+        return Catalog(
+            site=site.id,
+            locale=chosen,
+            revision=self._revision(snapshot),
+            categories=catalogs.categorise(pages, chosen),
+        )
+
+    def article(self, site: SiteConfig, slug: str, locale: str | None) -> Article:
+        check_slug(slug)
+        chosen = check_locale(locale, self.locales)
+        snapshot = self._snapshot(site)
+        pages = readable_pages(snapshot, chosen)
+        page = next((p for p in pages if p.slug == slug), None)
+        if page is None:
+            raise NotFound("no such article", code="article-not-found")
+        body = self._body(page, snapshot)
+        previous, following = catalogs.neighbours(page, pages)
+        skip = [ref.slug for ref in (previous, following) if ref is not None]
+        return _article(site, page, chosen, body, previous, following, pages, skip)
+
+    def asset(
+        self, site: SiteConfig, slug: str, asset_id: str, etags: Collection[str] = ()
+    ) -> AssetFile:
+        """The image ``asset_id`` of article ``slug``, re-resolved now; with a matching
+        ``etags`` entry the answer carries no bytes (a 304)."""
+        check_slug(slug)
+        check_asset_id(asset_id)
+        snapshot = self._snapshot(site)
+        found = self._find_asset(snapshot, slug, asset_id)
+        if found is None:
+            raise NotFound("no such image", code="asset-not-found")
+        if found.sha256 in etags or "*" in etags:
+            return AssetFile(asset_id, found.content_type, found.sha256, None)
+        data = self._images.read(found)
+        if data is None:
+            raise NotFound("no such image", code="asset-not-found")
+        return AssetFile(asset_id, found.content_type, found.sha256, data)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def _snapshot(self, site: SiteConfig) -> CorpusSnapshot:
+        try:
+            snapshot = read_site(site, self.settings.corpus, self._cache)
+        except (AskDocsError, OSError) as exc:
+            log.warning("site %s: documentation cannot be read: %s", site.id, exc)
+            raise ServiceUnavailable(
+                "the documentation cannot be read right now", code=UNAVAILABLE
+            ) from None
+        if snapshot.errors:
+            for error in snapshot.errors:
+                log.warning("site %s: %s: %s", site.id, error.path, error.reason)
+            raise ServiceUnavailable(
+                f"{len(snapshot.errors)} documentation file(s) cannot be used; "
+                "`askdocs corpus` lists them",
+                code=UNAVAILABLE,
+            )
+        return snapshot
+
+    def _body(self, page: Page, snapshot: CorpusSnapshot) -> articles.Body:
+        markup = self._markup(page)
+        context = articles.link_context(page, readable_variants(snapshot))
+        reader = self.settings.reader
+        limit = articles.output_limit(page.body, reader.max_html_bytes, reader.html_amplification)
+        try:
+            return articles.render_body(page, markup, context, self._checker(page), limit)
+        except RenderFailed as exc:
+            raise ServiceUnavailable(
+                f"the article cannot be shown: {exc}", code=UNAVAILABLE
+            ) from None
+
+    def _checker(self, page: Page) -> articles.ImageCheck:
+        def check(ref: ImageRef) -> str | None:
+            found = self._images.check(page.root, page.path, ref.src, ref.alt)
+            return found.asset_id if isinstance(found, ImageAsset) else None
+
+        return check
+
+    def _markup(self, page: Page) -> Markup:
+        """The page's placeholder markup, rendered in a worker under the time budget."""
+        key = (_digest(page.body), tuple(h.section_id for h in page.headings))
+        with self._lock:
+            cached = self._markups.get(key)
+            if cached is not None:
+                self._markups.move_to_end(key)
+        if cached is None:
+            cached = self._render(page, key[1])
+            with self._lock:
+                self._markups[key] = cached
+                while len(self._markups) > _MARKUP_CACHE_SIZE:
+                    self._markups.popitem(last=False)
+        if isinstance(cached, str):
+            raise ServiceUnavailable(f"the article cannot be shown: {cached}", code=UNAVAILABLE)
+        return cached
+
+    def _render(self, page: Page, heading_ids: tuple[str, ...]) -> Markup | str:
+        if len(page.body.encode()) > self.settings.corpus.max_markdown_bytes:
+            return "the page is over the Markdown size limit"
+        try:
+            return self._pool.render(MarkupJob(page.body, heading_ids))
+        except RenderFailed as exc:
+            return str(exc)
+
+    def _assets_of(self, page: Page) -> list[ImageAsset]:
+        if "![" not in page.body:
+            return []
+        found = (
+            self._images.check(page.root, page.path, ref.src, ref.alt)
+            for ref in self._markup(page).images
+        )
+        return [item for item in found if isinstance(item, ImageAsset)]
+
+    def _find_asset(self, snapshot: CorpusSnapshot, slug: str, asset_id: str) -> ImageAsset | None:
+        for page in readable_variants(snapshot):
+            if page.slug == slug:
+                match = next((a for a in self._assets_of(page) if a.asset_id == asset_id), None)
+                if match is not None:
+                    return match
+        return None
+
+    def _revision(self, snapshot: CorpusSnapshot) -> str:
+        """The corpus revision plus renderer versions and every shown image's content id."""
+        versions = f"{snapshot.revision}\n{MARKUP_VERSION}\n{SANITIZER_VERSION}\n"
+        digest = hashlib.sha256(versions.encode())
+        for page in readable_variants(snapshot):
+            ids = sorted(asset.asset_id for asset in self._assets_of(page))
+            digest.update(f"{page.slug}:{page.locale}:{','.join(ids)}\n".encode())
+        return digest.hexdigest()
+
+
+def readable_variants(snapshot: CorpusSnapshot) -> list[Page]:
+    """Every locale variant of every page a reader may see."""
+    return [page for page in snapshot.pages if catalogs.readable(page) and _valid_slug(page.slug)]
+
+
+def readable_pages(snapshot: CorpusSnapshot, locale: str) -> list[Page]:
+    """One variant per readable article: ``locale``, else the English original."""
+    slugs = dict.fromkeys(page.slug for page in readable_variants(snapshot))
+    found = (snapshot.page(slug, locale) for slug in slugs)
+    return [page for page in found if page is not None]
+
+
+def _article(
+    site: SiteConfig,
+    page: Page,
+    locale: str,
+    body: articles.Body,
+    previous: ArticleRef | None,
+    following: ArticleRef | None,
+    pages: Iterable[Page],
+    skip: list[str],
+) -> Article:
+    category = catalogs.category_of(page)
+    audience = catalogs.reader_audience(page)
+    return Article(
+        site=site.id,
+        slug=page.slug,
+        title=page.title,
+        description=page.description,
+        locale=page.locale,
+        requested_locale=locale,
+        translated=page.translated,
+        category=category,
+        category_label=category_label(category, locale),
+        audience=audience,
+        audience_label=audience_label(audience, locale),
+        title_anchor=body.title_anchor,
+        html=body.html,
+        toc=body.toc,
+        previous=previous,
+        next=following,
+        related=catalogs.related(page, body.linked, list(pages), skip),
+        url=article_href(page.slug),
+    )
+
+
+def _valid_slug(slug: str) -> bool:
+    try:
+        check_slug(slug)
+    except AskDocsError:
+        return False
+    return True
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

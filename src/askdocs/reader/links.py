@@ -1,0 +1,126 @@
+"""Where a link in an article may point: known articles, their anchors, or the open web.
+
+Pure. A link resolves to a reader URL (``/docs/<slug>#<anchor>``) when it names a known
+article (by slug, or by a Markdown file relative to the source), to itself when it is an
+``http(s)``/``mailto`` URL, and to nothing otherwise: an unknown target is rendered as its
+label, never guessed into a public URL. Image sources are only ever local files inside the
+page's docs root; their relative path is computed here, the bytes are checked elsewhere.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import quote, unquote, urlsplit
+
+_EXTERNAL_SCHEMES = frozenset({"http", "https"})
+_MARKDOWN_SUFFIXES = (".md", ".mdx")
+
+
+@dataclass(frozen=True)
+class ArticleTarget:
+    slug: str
+    anchors: frozenset[str]
+
+
+@dataclass(frozen=True)
+class LinkContext:
+    """What one article's links can reach.
+
+    ``files`` maps a file path relative to the source's docs root (every locale variant)
+    to its article; ``slugs`` maps every readable slug to its article.
+    """
+
+    source_path: str
+    source_slug: str
+    files: Mapping[str, ArticleTarget]
+    slugs: Mapping[str, ArticleTarget]
+
+
+@dataclass(frozen=True)
+class ResolvedLink:
+    href: str
+    external: bool
+    slug: str | None = None
+
+
+def article_href(slug: str, anchor: str | None = None) -> str:
+    path = "/docs/" + quote(slug, safe="/")
+    return f"{path}#{quote(anchor, safe='')}" if anchor else path
+
+
+def resolve_link(href: str, context: LinkContext) -> ResolvedLink | None:
+    """The URL a Markdown link becomes, or None to render only its label."""
+    if not href or any(ch in href for ch in "\\\x00\r\n\t"):
+        return None
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc:
+        return _external(href, parts.scheme, parts.netloc)
+    fragment = unquote(parts.fragment) or None
+    if not parts.path:
+        return _anchor_only(fragment, context)
+    target = _internal_target(unquote(parts.path), context)
+    if target is None:
+        return None
+    anchor = fragment if fragment in target.anchors else None
+    return ResolvedLink(article_href(target.slug, anchor), external=False, slug=target.slug)
+
+
+def _external(href: str, scheme: str, netloc: str) -> ResolvedLink | None:
+    scheme = scheme.lower()
+    if scheme in _EXTERNAL_SCHEMES and netloc:
+        return ResolvedLink(href, external=True)
+    if scheme == "mailto" and not netloc:
+        return ResolvedLink(href, external=True)
+    return None
+
+
+def _anchor_only(fragment: str | None, context: LinkContext) -> ResolvedLink | None:
+    own = context.slugs.get(context.source_slug)
+    if fragment is None or own is None or fragment not in own.anchors:
+        return None
+    return ResolvedLink("#" + quote(fragment, safe=""), external=False)
+
+
+def _internal_target(path: str, context: LinkContext) -> ArticleTarget | None:
+    if path.startswith("/"):
+        return _absolute_target(path, context)
+    joined = contained_path(context.source_path, path)
+    if joined is None:
+        return None
+    if joined.endswith(_MARKDOWN_SUFFIXES):
+        return context.files.get(joined)
+    relative = contained_path(context.source_slug, path.rstrip("/"))
+    return context.slugs.get(relative) if relative else None
+
+
+def _absolute_target(path: str, context: LinkContext) -> ArticleTarget | None:
+    """``/docs/tutorial/cors`` or ``/tutorial/cors/`` name a slug directly."""
+    slug = path.strip("/")
+    slug = slug.removeprefix("docs/")
+    for suffix in (*_MARKDOWN_SUFFIXES, ".html"):
+        slug = slug.removesuffix(suffix)
+    return context.slugs.get(slug)
+
+
+def contained_path(source_path: str, relative: str) -> str | None:
+    """``relative`` resolved against the folder of ``source_path``, or None if it leaves
+    the root (``..`` above it), is absolute, or is empty."""
+    if not relative or relative.startswith("/") or "\\" in relative or "\x00" in relative:
+        return None
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(source_path), relative))
+    if joined in (".", "..") or joined.startswith(("../", "/")):
+        return None
+    return joined
+
+
+def local_image_path(src: str, source_path: str) -> str | None:
+    """The docs-root-relative path of a local image reference, or None (remote, data:,
+    absolute, escaping the root). Query strings and fragments refuse the image."""
+    if not src or any(ch in src for ch in "\\\x00\r\n\t"):
+        return None
+    parts = urlsplit(src)
+    if parts.scheme or parts.netloc or parts.query or parts.fragment:
+        return None
+    return contained_path(source_path, unquote(parts.path))

@@ -1,0 +1,83 @@
+"""The reader's DTOs: what ``catalog``, ``article`` and ``asset`` return (the wire shape).
+
+Shared by the HTTP routes and any other caller of ``DocsReader``; documented in
+docs/reader-api.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+ReaderAudience = Literal["user", "administrator"]
+
+
+class ArticleRef(BaseModel):
+    slug: str
+    title: str
+    url: str = Field(description="Reader URL of the article, /docs/<slug>.")
+
+
+class CatalogArticle(BaseModel):
+    slug: str
+    title: str
+    description: str | None
+    category: str
+    audience: ReaderAudience
+    audience_label: str = Field(description="The audience in the requested locale.")
+    order: int | None
+    locale: str = Field(description="The locale of the text actually served.")
+    translated: bool = Field(description="False when the English page stands in.")
+    url: str
+
+
+class CatalogCategory(BaseModel):
+    id: str
+    label: str = Field(description="The category name in the requested locale.")
+    articles: list[CatalogArticle]
+
+
+class Catalog(BaseModel):
+    site: str
+    locale: str
+    revision: str = Field(description="Changes whenever any page, its metadata or image does.")
+    categories: list[CatalogCategory]
+
+
+class TocEntry(BaseModel):
+    id: str
+    text: str
+    level: int
+
+
+class Article(BaseModel):
+    site: str
+    slug: str
+    title: str
+    description: str | None
+    locale: str = Field(description="The locale of the text actually served.")
+    requested_locale: str
+    translated: bool = Field(description="False when the English page stands in.")
+    category: str
+    category_label: str
+    audience: ReaderAudience
+    audience_label: str
+    title_anchor: str | None = Field(description="The id of the omitted title heading.")
+    html: str = Field(description="Sanitised HTML of the body, without the title heading.")
+    toc: list[TocEntry]
+    previous: ArticleRef | None
+    next: ArticleRef | None
+    related: list[ArticleRef]
+    url: str
+
+
+@dataclass(frozen=True)
+class AssetFile:
+    """One image's exact bytes (``data`` is None for a revalidation that matched)."""
+
+    asset_id: str
+    content_type: str
+    sha256: str
+    data: bytes | None

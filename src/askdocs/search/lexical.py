@@ -1,0 +1,250 @@
+"""The lexical (BM25) side of hybrid search: text -> terms -> sparse vectors. Pure.
+
+Analysis, the same for documents and queries:
+
+1. Unicode NFKC, then diacritic folding (NFD, combining marks dropped) and case folding,
+   so "Příliš" == "prilis" and fullwidth "ＡＰＩ" == "api".
+2. Whole-word tokens. A word joined by ``_``, ``-`` or ``.`` (``receive_json``,
+   ``shm-size``, ``fastapi.Depends``) or written in camelCase (``GZipMiddleware``) is kept
+   verbatim as one term *and* split into its parts, so exact identifiers match exactly and
+   their parts still match prose.
+3. Per-locale stop words are dropped from plain words and parts (never from identifiers).
+4. Snowball stemming where a stemmer exists (English; Czech for cs). Slovak has none.
+
+Terms become sparse-vector indices through a stable 32-bit hash (blake2b, 4 bytes), so the
+same term has the same id in every process and every collection.
+
+Document vectors hold the BM25 term-frequency part,
+``tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))``; the vector store multiplies in the
+IDF (Qdrant's ``Modifier.IDF``), so the dot product with a query vector of ones is BM25.
+Heading words count ``heading_weight`` times (seed 003: threefold heading weighting).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import Stemmer
+
+from askdocs.index.types import SparseVector
+from askdocs.search.stopwords import stop_words
+
+__all__ = [
+    "DEFAULT_AVGDL",
+    "Bm25Params",
+    "FieldWeights",
+    "SparseVector",
+    "analyze",
+    "average_length",
+    "document_terms",
+    "document_vector",
+    "fold",
+    "query_terms",
+    "query_vector",
+    "term_id",
+]
+
+DEFAULT_AVGDL = 120.0  # weighted terms per chunk; close to the measured docs average
+STEMMERS: dict[str, str] = {"en": "english", "cs": "czech"}
+
+# A word, possibly joined to more words by "_", "-" or "." (identifiers, flags, dotted names).
+_WORD = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
+_JOINERS = re.compile(r"[_.\-]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
+
+
+class _HasFields(Protocol):
+    """What a document vector reads from a chunk (``askdocs.types.Chunk`` has it all)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def heading(self) -> str: ...
+    @property
+    def heading_trail(self) -> tuple[str, ...]: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def locale(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Bm25Params:
+    k1: float = 1.2
+    b: float = 0.75
+    avgdl: float = DEFAULT_AVGDL
+
+
+@dataclass(frozen=True)
+class FieldWeights:
+    """How many times a term counts per occurrence in each field of a chunk."""
+
+    heading: int = 3
+    trail: int = 1  # the headings above the chunk's own heading
+    title: int = 1
+    text: int = 1
+
+
+def fold(text: str) -> str:
+    """NFKC, diacritics removed, case folded: the form every term is compared in."""
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", stripped).casefold()
+
+
+def _compat(text: str) -> str:
+    """NFKC and diacritics removed, case kept (camelCase splitting needs the case)."""
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+class _Analyzer:
+    """Stop words and a stemmer for one locale. Stemmers are not thread-safe: one per thread."""
+
+    def __init__(self, locale: str) -> None:
+        self.stop = stop_words(locale)
+        algorithm = STEMMERS.get(locale)
+        self._stemmer = Stemmer.Stemmer(algorithm) if algorithm else None
+
+    def stem(self, word: str) -> str:
+        return self._stemmer.stemWord(word) if self._stemmer is not None else word
+
+    def word(self, word: str) -> str | None:
+        """A plain word's term, or None when it is a stop word or too short to mean much."""
+        if word in self.stop or (len(word) < 2 and not word.isdigit()):
+            return None
+        return self.stem(word)
+
+
+_local = threading.local()
+
+
+def _analyzer(locale: str) -> _Analyzer:
+    cache: dict[str, _Analyzer] | None = getattr(_local, "analyzers", None)
+    if cache is None:
+        cache = {}
+        _local.analyzers = cache
+    key = locale if locale in STEMMERS or locale in ("sk",) else "en"
+    if key not in cache:
+        cache[key] = _Analyzer(key)
+    return cache[key]
+
+
+def _camel(piece: str) -> list[str]:
+    """camelCase parts; a lone capital joins the next part ("GZip" stays "GZip")."""
+    parts: list[str] = []
+    pending = ""
+    for part in _CAMEL.findall(piece):
+        if len(part) == 1 and part.isupper():
+            pending += part
+            continue
+        parts.append(pending + part)
+        pending = ""
+    if pending:
+        parts.append(pending)
+    return parts if len(parts) > 1 else [piece]
+
+
+def _parts(raw: str) -> list[str]:
+    """The parts of an identifier: split at joiners, then at camelCase boundaries."""
+    parts: list[str] = []
+    for piece in _JOINERS.split(raw):
+        parts.extend(_camel(piece))
+    return [part.casefold() for part in parts if part]
+
+
+def _word_terms(raw: str, analyzer: _Analyzer) -> Iterator[str]:
+    parts = _parts(raw)
+    whole = raw.casefold()
+    if len(parts) <= 1:
+        term = analyzer.word(whole)
+        if term:
+            yield term
+        return
+    yield whole  # the identifier itself, verbatim
+    for part in parts:
+        term = analyzer.word(part)
+        if term:
+            yield term
+
+
+def analyze(text: str, locale: str = "en") -> list[str]:
+    """The terms of ``text`` in order, duplicates kept (documents count them)."""
+    analyzer = _analyzer(locale)
+    terms: list[str] = []
+    for match in _WORD.finditer(_compat(text)):
+        terms.extend(_word_terms(match.group(), analyzer))
+    return terms
+
+
+def term_id(term: str) -> int:
+    """A stable unsigned 32-bit id for a term."""
+    return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=4).digest(), "big")
+
+
+def document_terms(chunk: _HasFields, weights: FieldWeights | None = None) -> Counter[str]:
+    """Weighted term frequencies of a chunk's fields."""
+    w = weights or FieldWeights()
+    locale = chunk.locale
+    counts: Counter[str] = Counter()
+    trail = chunk.heading_trail[:-1] if chunk.heading_trail else ()
+    fields = ((chunk.heading, w.heading), (" ".join(trail), w.trail), (chunk.title, w.title))
+    for text, weight in (*fields, (chunk.text, w.text)):
+        if weight and text:
+            for term in analyze(text, locale):
+                counts[term] += weight
+    return counts
+
+
+def _saturate(tf: float, length: float, params: Bm25Params) -> float:
+    norm = 1.0 - params.b + params.b * length / params.avgdl
+    return tf * (params.k1 + 1.0) / (tf + params.k1 * norm)
+
+
+def _to_sparse(values: dict[int, float]) -> SparseVector:
+    ids = sorted(values)
+    return SparseVector(indices=tuple(ids), values=tuple(values[i] for i in ids))
+
+
+def document_vector(
+    chunk: _HasFields,
+    params: Bm25Params | None = None,
+    weights: FieldWeights | None = None,
+) -> SparseVector:
+    """The BM25 term-frequency vector of a chunk (IDF applied by the store)."""
+    p = params or Bm25Params()
+    counts = document_terms(chunk, weights)
+    length = float(sum(counts.values()))
+    values: dict[int, float] = {}
+    for term, tf in counts.items():
+        key = term_id(term)
+        values[key] = values.get(key, 0.0) + _saturate(float(tf), length, p)
+    return _to_sparse(values)
+
+
+def query_terms(text: str, locale: str = "en") -> list[str]:
+    """The unique terms of a query. Other locales also get the English analysis, so
+    product names and English technical words match the canonical English pages."""
+    terms = analyze(text, locale)
+    if locale != "en":
+        terms += analyze(text, "en")
+    return list(dict.fromkeys(terms))
+
+
+def query_vector(text: str, locale: str = "en") -> SparseVector:
+    """A query's sparse vector: weight 1 per unique term."""
+    ids = {term_id(term) for term in query_terms(text, locale)}
+    return _to_sparse(dict.fromkeys(ids, 1.0))
+
+
+def average_length(chunks: Iterable[_HasFields], weights: FieldWeights | None = None) -> float:
+    """The mean weighted term count of ``chunks`` (``avgdl``), at least 1."""
+    lengths = [sum(document_terms(chunk, weights).values()) for chunk in chunks]
+    return max(1.0, sum(lengths) / len(lengths)) if lengths else DEFAULT_AVGDL

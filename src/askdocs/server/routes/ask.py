@@ -1,0 +1,103 @@
+"""``POST /api/ask``: the public Ask AI endpoint, its checks in a fixed order, a streamed reply.
+
+1. the host is a docs site (404 ``site_not_found``);
+2. the visitor's burst limit (429 ``burst_limit``; 503 ``limits_unavailable``);
+3. the body (413, 415, 400 with a stable code);
+4. the site is live, public and has Ask AI on (404 ``ask_unavailable``);
+5. the bot-check token, for action ``ask`` and this host or the site's default address (403);
+6. the daily limits per visitor, site and all sites (429; 503 ``limits_unavailable``).
+Only then does retrieval run, and only with a match is a model called.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+
+from askdocs.answer.flow import Answer, Question, answer
+from askdocs.answer.prompt import Source
+from askdocs.errors import NotFound
+from askdocs.guard.hosts import default_host
+from askdocs.guard.validation import AskInput, PayloadTooLarge, parse_ask_body, require_json
+from askdocs.server.deps import (
+    host_site,
+    request_host,
+    runtime_of,
+    service_of,
+    settings_of,
+    visitor_of,
+)
+from askdocs.server.schemas import ErrorBody
+from askdocs.settings import SiteConfig
+
+router = APIRouter()
+ASK_ACTION = "ask"
+MAX_SOURCE_FIELD = 300
+_ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 413, 415, 429, 500, 503)}
+
+
+@router.post("/api/ask", response_class=StreamingResponse, responses=_ERRORS)  # type: ignore[arg-type]
+async def ask(request: Request) -> StreamingResponse:
+    site = host_site(request)
+    runtime = runtime_of(request)
+    visitor = visitor_of(request)
+    await runtime.limiter.burst(visitor)
+    body = await _read_question(request)
+    _require_ask_on(site)
+    hosts = {request_host(request), default_host(site) or ""} - {""}
+    await runtime.bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=None)
+    left = await runtime.limiter.daily(visitor, site.id)
+    reply = await answer(
+        service_of(request),
+        runtime.chat,
+        settings_of(request),
+        Question(site, body.messages, body.locale),
+        runtime.search_slots(),
+    )
+    return _stream(reply, left)
+
+
+async def _read_question(request: Request) -> AskInput:
+    limits = settings_of(request).ask
+    require_json(request.headers.get("content-type"))
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise PayloadTooLarge(f"the request body is over {limits.max_body_bytes} bytes")
+    raw = bytearray()
+    async for piece in request.stream():
+        raw += piece
+        if len(raw) > limits.max_body_bytes:
+            raise PayloadTooLarge(f"the request body is over {limits.max_body_bytes} bytes")
+    return parse_ask_body(bytes(raw), limits)
+
+
+def _require_ask_on(site: SiteConfig) -> None:
+    if not (site.live and site.public and site.ask_enabled):
+        raise NotFound("Ask AI is not available on this site", code="ask_unavailable")
+
+
+def _stream(reply: Answer, remaining: int) -> StreamingResponse:
+    headers = {
+        "X-Ask-Sources": sources_header(reply.sources),
+        "X-Ask-Remaining": str(remaining),
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+        "X-Accel-Buffering": "no",
+    }
+    return StreamingResponse(reply.body, media_type="text/plain; charset=utf-8", headers=headers)
+
+
+def sources_header(sources: list[Source]) -> str:
+    """URL-encoded JSON list of ``{title, url, heading}``, best first."""
+    items = [
+        {
+            "title": s.title[:MAX_SOURCE_FIELD],
+            "url": s.url[:MAX_SOURCE_FIELD],
+            "heading": s.heading[:MAX_SOURCE_FIELD],
+        }
+        for s in sources
+    ]
+    return quote(json.dumps(items, ensure_ascii=False, separators=(",", ":")), safe="")

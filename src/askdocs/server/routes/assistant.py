@@ -1,0 +1,158 @@
+"""The assistant over HTTP: caller-scoped threads and the streaming chat transport.
+
+Every route needs ``Authorization: Bearer <jwt>``; the caller is re-read from the database
+per request. Another user's thread answers exactly like a missing one (404).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated
+
+import anyio
+from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
+from fastapi.responses import StreamingResponse
+
+from askdocs.assistant import stream
+from askdocs.assistant.chat import start_turn
+from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.assistant.store import thread_not_found
+from askdocs.assistant.turn import Turn
+from askdocs.assistant.wire import (
+    ChatIn,
+    CreatedOut,
+    ThreadCreateIn,
+    ThreadDetailOut,
+    ThreadListOut,
+    ThreadOut,
+    ThreadPatchIn,
+)
+from askdocs.errors import InvalidInput
+from askdocs.users.principal import authenticate
+from askdocs.users.types import Principal
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    await _runtime_of(app)
+    try:
+        yield
+    finally:
+        runtime = getattr(app.state, "assistant", None)
+        if isinstance(runtime, AssistantRuntime):
+            await runtime.close()
+
+
+router = APIRouter(prefix="/api/v1/assistant", tags=["assistant"], lifespan=lifespan)
+
+
+async def _runtime_of(app: FastAPI) -> AssistantRuntime:
+    """The app's runtime, built once (at start-up, or on first use without a lifespan)."""
+    lock = getattr(app.state, "assistant_lock", None)
+    if not isinstance(lock, asyncio.Lock):
+        lock = app.state.assistant_lock = asyncio.Lock()
+    async with lock:
+        existing = getattr(app.state, "assistant", None)
+        if isinstance(existing, AssistantRuntime):
+            return existing
+        settings, service = app.state.settings, app.state.service
+        runtime = await anyio.to_thread.run_sync(AssistantRuntime.build, settings, service)
+        app.state.assistant = runtime
+        return runtime
+
+
+async def get_runtime(request: Request) -> AssistantRuntime:
+    runtime = getattr(request.app.state, "assistant", None)
+    if isinstance(runtime, AssistantRuntime):
+        return runtime
+    return await _runtime_of(request.app)
+
+
+Runtime = Annotated[AssistantRuntime, Depends(get_runtime)]
+
+
+async def get_principal(
+    runtime: Runtime, authorization: Annotated[str | None, Header()] = None
+) -> Principal:
+    return await anyio.to_thread.run_sync(
+        authenticate, runtime.settings, runtime.users, authorization
+    )
+
+
+Caller = Annotated[Principal, Depends(get_principal)]
+
+
+def _title(value: str | None) -> str | None:
+    if value is None:
+        return None
+    title = " ".join(value.split())
+    if not title:
+        raise InvalidInput("Title must not be empty", code="empty_title")
+    return title
+
+
+@router.get("/threads")
+async def list_threads(runtime: Runtime, caller: Caller) -> ThreadListOut:
+    summaries = await anyio.to_thread.run_sync(runtime.threads.for_user, caller.user_id)
+    running = runtime.turns.is_running
+    return ThreadListOut(threads=[ThreadOut.of(s, in_progress=running(s.id)) for s in summaries])
+
+
+@router.post("/threads", status_code=201)
+async def create_thread(runtime: Runtime, caller: Caller, body: ThreadCreateIn) -> CreatedOut:
+    site = runtime.visible_site(body.site_id)
+    title = _title(body.title) or ""
+    thread_id = await anyio.to_thread.run_sync(runtime.threads.create, caller.user_id, site, title)
+    return CreatedOut(id=thread_id)
+
+
+@router.get("/threads/{thread_id}", response_model_exclude_none=True)
+async def get_thread(runtime: Runtime, caller: Caller, thread_id: str) -> ThreadDetailOut:
+    detail = await anyio.to_thread.run_sync(runtime.threads.get, caller.user_id, thread_id)
+    if detail is None:
+        raise thread_not_found()
+    running = runtime.turns.is_running(thread_id)
+    return ThreadDetailOut.of_detail(detail, in_progress=running)
+
+
+@router.patch("/threads/{thread_id}")
+async def patch_thread(
+    runtime: Runtime, caller: Caller, thread_id: str, body: ThreadPatchIn
+) -> ThreadOut:
+    title, threads = _title(body.title), runtime.threads
+    changed = await anyio.to_thread.run_sync(
+        lambda: threads.update(caller.user_id, thread_id, title=title, archived=body.archived)
+    )
+    summary = await anyio.to_thread.run_sync(threads.summary, caller.user_id, thread_id)
+    if not changed or summary is None:
+        raise thread_not_found()
+    return ThreadOut.of(summary, in_progress=runtime.turns.is_running(thread_id))
+
+
+@router.delete("/threads/{thread_id}", status_code=204)
+async def delete_thread(runtime: Runtime, caller: Caller, thread_id: str) -> Response:
+    deleted = await anyio.to_thread.run_sync(runtime.threads.delete, caller.user_id, thread_id)
+    if not deleted:
+        raise thread_not_found()
+    return Response(status_code=204)
+
+
+@router.post("/chat")
+async def chat(runtime: Runtime, caller: Caller, body: ChatIn) -> StreamingResponse:
+    page = body.page_context.value() if body.page_context else None
+    turn = await start_turn(
+        runtime, caller.user_id, body.thread_id, body.message, site_id=body.site_id, page=page
+    )
+    return StreamingResponse(
+        _frames(turn), media_type=stream.MEDIA_TYPE, headers=dict(stream.HEADERS)
+    )
+
+
+async def _frames(turn: Turn) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in turn.frames():
+            yield chunk
+    finally:
+        turn.detach()

@@ -1,0 +1,167 @@
+"""The web UI: the docs reader at ``/`` and ``/docs/{slug}``, its static files, the Ask AI
+widget script (``/widget.js``) and the widget's panel page (``/widget/frame``).
+
+Pages carry a strict Content-Security-Policy: scripts, styles, images and requests only
+from this server, no inline script or style, no plugins, no ``<base>``. The reader may not
+be framed; the widget panel may be framed only by the site's own hostnames (and by pages on
+loopback when the server is reached on loopback). Static files are an allowlist read from
+the package, never a path taken from the request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from askdocs.errors import NotFound
+from askdocs.guard.botcheck import is_loopback
+from askdocs.server.deps import request_host, settings_of
+from askdocs.server.routes.reader import reader_site
+from askdocs.settings import SiteConfig
+
+router = APIRouter(include_in_schema=False)
+_HOSTNAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?(?::[0-9]{1,5})?")
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}"
+)
+LOOPBACK_ANCESTORS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*")
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    data: bytes
+    content_type: str
+    etag: str
+
+
+@lru_cache(maxsize=1)
+def static_files() -> dict[str, StaticFile]:
+    """Every file under ``askdocs/web/static``, by its ``/``-separated relative name."""
+    found: dict[str, StaticFile] = {}
+    base = resources.files("askdocs.web").joinpath("static")
+    stack = [("", base)]
+    while stack:
+        prefix, folder = stack.pop()
+        for entry in folder.iterdir():
+            name = prefix + entry.name
+            if entry.is_dir():
+                stack.append((name + "/", entry))
+                continue
+            suffix = name[name.rfind(".") :]
+            if suffix in _TYPES:
+                data = entry.read_bytes()
+                etag = hashlib.sha256(data).hexdigest()[:32]
+                found[name] = StaticFile(data, _TYPES[suffix], etag)
+    return found
+
+
+@router.get("/")
+def home(request: Request, site: Annotated[str | None, Query(max_length=63)] = None) -> Response:
+    return _page(request, "index.html", site, "'none'")
+
+
+@router.get("/docs/{slug:path}")
+def docs_page(
+    request: Request, slug: str, site: Annotated[str | None, Query(max_length=63)] = None
+) -> Response:
+    return _page(request, "index.html", site, "'none'")
+
+
+@router.get("/widget/frame")
+def widget_frame(
+    request: Request, site: Annotated[str | None, Query(max_length=63)] = None
+) -> Response:
+    chosen = reader_site(request, site)
+    return _page(request, "frame.html", chosen.id, frame_ancestors(chosen, request_host(request)))
+
+
+@router.get("/widget.js")
+def widget_script(request: Request) -> Response:
+    return _static(request, "widget.js", extra={"Cross-Origin-Resource-Policy": "cross-origin"})
+
+
+@router.get("/static/{name:path}")
+def static(request: Request, name: str) -> Response:
+    if name.endswith(".html"):
+        raise NotFound("no such file", code="not_found")
+    return _static(request, name)
+
+
+def _static(request: Request, name: str, extra: dict[str, str] | None = None) -> Response:
+    found = static_files().get(name)
+    if found is None:
+        raise NotFound("no such file", code="not_found")
+    headers = {
+        "ETag": f'"{found.etag}"',
+        "Cache-Control": "no-cache",
+        "X-Content-Type-Options": "nosniff",
+        **(extra or {}),
+    }
+    if f'"{found.etag}"' in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(found.data, media_type=found.content_type, headers=headers)
+
+
+def _page(request: Request, template: str, site_id: str | None, ancestors: str) -> Response:
+    site = reader_site(request, site_id)
+    settings = settings_of(request)
+    config = {
+        "site": site.id,
+        "siteName": site.name or site.id,
+        "locales": list(settings.corpus.locales),
+        "defaultLocale": site.default_locale,
+        "botCheck": settings.bot_check.provider,
+        "askEnabled": site.ask_enabled,
+    }
+    text = static_files()[template].data.decode()
+    page = text.replace("{{CONFIG}}", html.escape(json.dumps(config), quote=True))
+    page = page.replace("{{SITE_NAME}}", html.escape(site.name or site.id))
+    return HTMLResponse(page, headers=page_headers(ancestors))
+
+
+def page_headers(ancestors: str) -> dict[str, str]:
+    headers = {
+        "Content-Security-Policy": POLICY.format(ancestors=ancestors),
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+    }
+    if ancestors == "'none'":
+        headers["X-Frame-Options"] = "DENY"
+    return headers
+
+
+def frame_ancestors(site: SiteConfig, host: str) -> str:
+    """Who may frame the widget panel: this server, the site's hostnames and default
+    address, and (when the server is reached on loopback) any loopback page."""
+    sources = ["'self'"]
+    for name in site.hostnames:
+        cleaned = name.strip().lower().rstrip(".")
+        if _HOSTNAME.fullmatch(cleaned):
+            scheme = "http" if is_loopback(cleaned.rsplit(":", 1)[0]) else "https"
+            sources.append(f"{scheme}://{cleaned}")
+    if site.default_address:
+        parts = urlsplit(site.default_address)
+        if parts.scheme in ("http", "https") and _HOSTNAME.fullmatch(parts.netloc.lower()):
+            sources.append(f"{parts.scheme}://{parts.netloc.lower()}")
+    if is_loopback(host):
+        sources.extend(LOOPBACK_ANCESTORS)
+    return " ".join(dict.fromkeys(sources))

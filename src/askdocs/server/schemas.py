@@ -1,0 +1,96 @@
+"""Wire schemas of the HTTP API (separate from the core types they are built from)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from askdocs.service import SiteIndexStatus
+from askdocs.types import Hit, SearchResult
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class SearchHitOut(BaseModel):
+    title: str
+    heading: str
+    url: str
+    text: str
+    locale: str
+    translated: bool
+    audience: str
+    path: str
+    score: float
+
+    @classmethod
+    def of(cls, hit: Hit) -> SearchHitOut:
+        return cls(
+            title=hit.title,
+            heading=hit.heading,
+            url=hit.url,
+            text=hit.text,
+            locale=hit.locale,
+            translated=hit.translated,
+            audience=hit.audience,
+            path=hit.path,
+            score=hit.score,
+        )
+
+
+class SearchResponse(BaseModel):
+    query: str
+    site: str
+    mode: str
+    match: bool
+    degraded_reason: str | None = None
+    hits: list[SearchHitOut]
+
+    @classmethod
+    def of(cls, query: str, site: str, result: SearchResult) -> SearchResponse:
+        return cls(
+            query=query,
+            site=site,
+            mode=result.mode,
+            match=result.match,
+            degraded_reason=result.reason,
+            hits=[SearchHitOut.of(hit) for hit in result.hits],
+        )
+
+
+class SiteStatusOut(BaseModel):
+    site: str
+    ready: bool
+    building: bool
+    collection: str | None
+    chunks: int
+    error: str | None = None
+
+    @classmethod
+    def of(cls, status: SiteIndexStatus) -> SiteStatusOut:
+        return cls(
+            site=status.site,
+            ready=status.ready,
+            building=status.building,
+            collection=status.collection,
+            chunks=status.chunks,
+            error=status.error,
+        )
+
+
+class ReadyResponse(BaseModel):
+    ready: bool
+    sites: list[SiteStatusOut]
+
+
+class AskSource(BaseModel):
+    """One entry of the ``X-Ask-Sources`` header."""
+
+    title: str
+    url: str
+    heading: str

@@ -1,0 +1,30 @@
+"""From a verified token to the caller: identity and authority re-read from the database."""
+
+from __future__ import annotations
+
+from askdocs.auth.jwt import Claims, verify
+from askdocs.errors import AuthError
+from askdocs.settings import Settings
+from askdocs.users.service import UserService
+from askdocs.users.types import Principal
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header; AuthError otherwise."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError("a bearer token is required", code="missing_token")
+    return token.strip()
+
+
+def resolve(users: UserService, claims: Claims) -> Principal:
+    """The token's subject as the database knows it now; a deleted user is 401."""
+    user = users.get(claims.sub)
+    if user is None:
+        raise AuthError("the token's user no longer exists", code="unknown_user")
+    role = users.role_in(user.id, claims.org) if claims.org else None
+    return Principal(user=user, org=claims.org if role else None, org_role=role)
+
+
+def authenticate(settings: Settings, users: UserService, authorization: str | None) -> Principal:
+    return resolve(users, verify(bearer_token(authorization), settings))

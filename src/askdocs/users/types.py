@@ -1,0 +1,44 @@
+"""Users, organisations and memberships as the rest of askdocs sees them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+OrgRole = Literal["owner", "admin", "member"]
+ORG_ROLES: tuple[OrgRole, ...] = ("owner", "admin", "member")
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    email: str
+    display_name: str
+    platform_admin: bool
+
+
+@dataclass(frozen=True)
+class Organisation:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling, re-read from the database for this request (never from the token alone).
+
+    ``org``/``org_role`` are set only when the token names an organisation the user is
+    still a member of; ``platform_admin`` is the database's value.
+    """
+
+    user: User
+    org: str | None
+    org_role: OrgRole | None
+
+    @property
+    def user_id(self) -> str:
+        return self.user.id
+
+    @property
+    def platform_admin(self) -> bool:
+        return self.user.platform_admin

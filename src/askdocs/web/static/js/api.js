@@ -1,0 +1,96 @@
+// The HTTP API the reader and the Ask AI panel use. Everything is same-origin.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function failure(response) {
+  let code = "";
+  let message = "";
+  try {
+    const body = await response.json();
+    code = body?.error?.code || "";
+    message = body?.error?.message || "";
+  } catch {
+    // not JSON: keep the status only
+  }
+  return new ApiError(response.status, code, message);
+}
+
+async function getJson(path, params, signal) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "") query.set(key, value);
+  }
+  const response = await fetch(`${path}?${query}`, { signal, headers: { Accept: "application/json" } });
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+export function fetchCatalog(site, locale, signal) {
+  return getJson("/api/docs/catalog", { site, locale }, signal);
+}
+
+export function fetchArticle(site, slug, locale, signal) {
+  const path = slug.split("/").map(encodeURIComponent).join("/");
+  return getJson(`/api/docs/articles/${path}`, { site, locale }, signal);
+}
+
+export function search(site, q, locale, signal) {
+  return getJson("/api/search", { q, site, locale, audience: "user", limit: 8 }, signal);
+}
+
+// Sources arrive in the X-Ask-Sources header (URL-encoded JSON), before the first word.
+export function parseSources(header) {
+  if (!header) return [];
+  try {
+    const items = JSON.parse(decodeURIComponent(header));
+    if (!Array.isArray(items)) return [];
+    return items
+      .filter((item) => item && typeof item.title === "string" && typeof item.url === "string")
+      .map((item) => ({
+        title: item.title,
+        url: item.url,
+        heading: typeof item.heading === "string" ? item.heading : "",
+      }));
+  } catch {
+    return [];
+  }
+}
+
+// POST /api/ask; calls onStart({sources, remaining}) when the headers arrive, then
+// onText(chunk) for each piece of the streamed answer. Resolves with the whole text.
+export async function ask({ messages, token, locale, signal, onStart, onText }) {
+  const response = await fetch("/api/ask", {
+    method: "POST",
+    signal,
+    headers: { "Content-Type": "application/json", Accept: "text/plain" },
+    body: JSON.stringify({ token: token || "", messages, locale }),
+  });
+  if (!response.ok) throw await failure(response);
+  const remaining = Number.parseInt(response.headers.get("X-Ask-Remaining") ?? "", 10);
+  onStart({
+    sources: parseSources(response.headers.get("X-Ask-Sources")),
+    remaining: Number.isFinite(remaining) ? remaining : null,
+  });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const piece = decoder.decode(value, { stream: true });
+    text += piece;
+    onText(piece, text);
+  }
+  const rest = decoder.decode();
+  if (rest) {
+    text += rest;
+    onText(rest, text);
+  }
+  return text;
+}

@@ -1,0 +1,123 @@
+// Search as you type: a combobox over /api/search. Arrow keys move through the results,
+// Enter opens one, Escape closes the list. Stale requests are aborted.
+import { search } from "./api.js";
+import { t, locale } from "./i18n.js";
+
+const DELAY_MS = 120;
+const MIN_CHARS = 2;
+
+export function createSearch({ input, panel, list, status, site, onOpen }) {
+  let timer = 0;
+  let controller = null;
+  let results = [];
+  let active = -1;
+
+  function setExpanded(open) {
+    panel.hidden = !open;
+    input.setAttribute("aria-expanded", String(open));
+    if (!open) input.removeAttribute("aria-activedescendant");
+  }
+
+  function highlight(index) {
+    const options = list.querySelectorAll("[role=option]");
+    options.forEach((option, i) => option.setAttribute("aria-selected", String(i === index)));
+    active = index;
+    if (index >= 0 && options[index]) {
+      input.setAttribute("aria-activedescendant", options[index].id);
+      options[index].scrollIntoView({ block: "nearest" });
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  function snippet(text) {
+    const flat = text.replace(/[#>*_`\[\]]/g, "").replace(/\s+/g, " ").trim();
+    return flat.length > 150 ? `${flat.slice(0, 147)}…` : flat;
+  }
+
+  function render(hits) {
+    results = hits;
+    list.replaceChildren();
+    hits.forEach((hit, index) => {
+      const option = document.createElement("li");
+      option.id = `search-option-${index}`;
+      option.setAttribute("role", "option");
+      option.setAttribute("aria-selected", "false");
+      option.className = "search-option";
+      const title = document.createElement("span");
+      title.className = "search-title";
+      title.textContent = hit.heading && hit.heading !== hit.title
+        ? `${hit.title} › ${hit.heading}` : hit.title;
+      const text = document.createElement("span");
+      text.className = "search-snippet";
+      text.textContent = snippet(hit.text || "");
+      option.append(title, text);
+      option.addEventListener("mousedown", (event) => event.preventDefault());
+      option.addEventListener("click", () => choose(index));
+      list.append(option);
+    });
+    status.textContent = hits.length ? t("resultCount", hits.length) : t("noResults");
+    active = -1;
+    setExpanded(true);
+  }
+
+  function choose(index) {
+    const hit = results[index];
+    if (!hit) return;
+    setExpanded(false);
+    input.blur();
+    onOpen(hit.url);
+  }
+
+  async function run(query) {
+    controller?.abort();
+    controller = new AbortController();
+    status.textContent = t("searching");
+    setExpanded(true);
+    try {
+      const body = await search(site, query, locale(), controller.signal);
+      if (input.value.trim() === query) render(body.hits || []);
+    } catch (error) {
+      if (error?.name === "AbortError") return;
+      results = [];
+      list.replaceChildren();
+      status.textContent = t("searchFailed");
+    }
+  }
+
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    const query = input.value.trim();
+    if (query.length < MIN_CHARS) {
+      controller?.abort();
+      setExpanded(false);
+      return;
+    }
+    timer = setTimeout(() => run(query), DELAY_MS);
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowDown" && results.length) {
+      event.preventDefault();
+      setExpanded(true);
+      highlight((active + 1) % results.length);
+    } else if (event.key === "ArrowUp" && results.length) {
+      event.preventDefault();
+      highlight(active <= 0 ? results.length - 1 : active - 1);
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      choose(active >= 0 ? active : 0);
+    } else if (event.key === "Escape") {
+      setExpanded(false);
+    }
+  });
+  input.addEventListener("focus", () => {
+    if (results.length && input.value.trim().length >= MIN_CHARS) setExpanded(true);
+  });
+  input.addEventListener("blur", () => setExpanded(false));
+
+  return {
+    refresh() {
+      input.dispatchEvent(new Event("input"));
+    },
+  };
+}

@@ -1,0 +1,100 @@
+"""Assistant fixtures: a database of each backend, a docs site, scripted model servers, and
+an in-process app whose chat model is the real client pointed at a scripted server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.auth.jwt import mint
+from askdocs.server.app import create_app
+from askdocs.settings import Settings, load_settings
+from askdocs.users.service import UserService
+from askdocs.users.types import User
+from tests.assistant.scripted import ModelServer, model_server
+from tests.db.fixtures import database_url, db, postgres_server
+
+__all__ = ["database_url", "db", "postgres_server"]
+
+DOCS = {
+    "user-guide/install.md": (
+        "---\ntitle: Installing askdocs\n---\n# Installing askdocs\n\n"
+        "## Install with pip\n\nRun `pip install askdocs` and then `askdocs serve`. "
+        "The server listens on port 8000 by default.\n\n"
+        "## Configuration file\n\nPass `--config askdocs.toml` to read settings from TOML.\n"
+    ),
+    "user-guide/search.md": (
+        "---\ntitle: Searching\n---\n# Searching\n\n## Hybrid search\n\n"
+        "askdocs fuses BM25 keyword search with dense vectors using reciprocal rank fusion.\n"
+    ),
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def docs_root(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    for name, text in DOCS.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def models() -> Iterator[ModelServer]:
+    with model_server() as server:
+        yield server
+
+
+def make_settings(data_dir: Path, docs_root: Path, **overrides: object) -> Settings:
+    site = {"id": "docs", "name": "Docs", "roots": [{"path": str(docs_root / "user-guide")}]}
+    values: dict[str, object] = {"data_dir": data_dir, "sites": [site]}
+    values.update(overrides)
+    return load_settings(**values)
+
+
+@dataclass
+class Harness:
+    settings: Settings
+    runtime: AssistantRuntime
+    client: httpx.AsyncClient
+    models: ModelServer
+
+    def user(self, email: str, *, admin: bool = False) -> tuple[User, dict[str, str]]:
+        user = UserService(self.runtime.db).create_user(email, email, platform_admin=admin)
+        return user, {"Authorization": f"Bearer {mint(self.settings, user.id)}"}
+
+    async def wait_idle(self, thread_id: str) -> None:
+        await self.runtime.turns.wait_idle(thread_id)
+
+
+@pytest.fixture
+async def harness(
+    tmp_path: Path, database_url: str, docs_root: Path, models: ModelServer
+) -> AsyncIterator[Harness]:
+    chat = {"provider": "openai-compatible", "model": "scripted", "base_url": models.url}
+    settings = make_settings(
+        tmp_path / "data",
+        docs_root,
+        database_url=database_url,
+        chat=chat,
+        embedding={"provider": "none"},
+    )
+    app = create_app(settings)
+    runtime = AssistantRuntime.build(settings, app.state.service)
+    app.state.assistant = runtime
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://askdocs.test") as client:
+        yield Harness(settings, runtime, client, models)
+    await runtime.close()
+    app.state.service.close()

@@ -1,0 +1,101 @@
+"""A private PostgreSQL for the tests: Debian's binaries, a tmp data dir, a free loopback port.
+
+As root the server runs as the ``postgres`` OS user (``runuser``), since PostgreSQL refuses
+to run as root. Each test gets a fresh database created from ``template0``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+
+def postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _as_postgres(args: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return args
+    return ["runuser", "-u", "postgres", "--", *args]
+
+
+@dataclass
+class PostgresServer:
+    bindir: Path
+    datadir: Path
+    port: int
+
+    @property
+    def admin_dsn(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def url(self, database: str) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self) -> str:
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.admin_dsn, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        return name
+
+    def drop_database(self, name: str) -> None:
+        with psycopg.connect(self.admin_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+_shared: list[PostgresServer] = []
+
+
+def shared_postgres() -> PostgresServer:
+    """One server per test process, whichever test area asks first; stopped at exit."""
+    if not _shared:
+        servers = start_postgres()
+        _shared.append(next(servers))
+        atexit.register(lambda: next(servers, None))
+    return _shared[0]
+
+
+def start_postgres() -> Iterator[PostgresServer]:
+    """Start a throwaway server; yields it; stops it and removes its files afterwards."""
+    bindir = postgres_bin()
+    if bindir is None:
+        raise RuntimeError("PostgreSQL binaries not found: run scripts/install-test-deps")
+    base = Path(tempfile.mkdtemp(prefix="askdocs-pg-"))
+    datadir = base / "data"
+    if os.geteuid() == 0:
+        pw = pwd.getpwnam("postgres")
+        os.chown(base, pw.pw_uid, pw.pw_gid)
+    server = PostgresServer(bindir, datadir, _free_port())
+    initdb = [str(bindir / "initdb"), "-D", str(datadir), "-A", "trust", "-U", "postgres"]
+    subprocess.run(
+        [*_as_postgres(initdb), "-E", "UTF8", "--no-sync"], check=True, capture_output=True
+    )
+    options = f"-h 127.0.0.1 -p {server.port} -k {base} -F -c fsync=off"
+    start = [str(bindir / "pg_ctl"), "-D", str(datadir), "-o", options, "-l", str(base / "log")]
+    subprocess.run([*_as_postgres(start), "-w", "start"], check=True, capture_output=True)
+    try:
+        yield server
+    finally:
+        stop = [str(bindir / "pg_ctl"), "-D", str(datadir), "-m", "fast", "-w", "stop"]
+        subprocess.run(_as_postgres(stop), check=False, capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)

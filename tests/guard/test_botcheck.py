@@ -1,0 +1,105 @@
+"""Turnstile siteverify against a scripted server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
+from askdocs.guard.botcheck import (
+    TurnstileCheck,
+    create_bot_check,
+    require_bot_check_for_public_binding,
+)
+from askdocs.settings import BotCheckSettings, RootConfig, Settings, SiteConfig
+from tests.llm.scripted import Reply, ScriptedServer, scripted_server
+
+HOSTS = {"docs.acme.com", "acme.askdocs.example"}
+
+
+@pytest.fixture
+def siteverify() -> Iterator[ScriptedServer]:
+    with scripted_server() as server:
+        yield server
+
+
+def verdict(**fields: Any) -> Reply:
+    return Reply([json.dumps(fields).encode()], content_type="application/json")
+
+
+def check(server: ScriptedServer, timeout: float = 0.5) -> TurnstileCheck:
+    return TurnstileCheck("shh-secret", server.url + "/siteverify", timeout)
+
+
+@pytest.mark.anyio
+async def test_a_valid_token_passes_and_the_secret_is_posted(siteverify: ScriptedServer) -> None:
+    siteverify.script(verdict(success=True, action="ask", hostname="docs.acme.com"))
+    await check(siteverify).verify("tok", action="ask", hostnames=HOSTS, remote_ip=None)
+    (received,) = siteverify.received
+    assert received.path == "/siteverify"
+    assert "secret=shh-secret" in received.body
+    assert "response=tok" in received.body
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"success": False, "error-codes": ["invalid-input-response"]},
+        {"success": True, "action": "login", "hostname": "docs.acme.com"},
+        {"success": True, "action": "ask", "hostname": "evil.example"},
+        {"success": "true", "action": "ask", "hostname": "docs.acme.com"},
+    ],
+)
+async def test_refusals_are_403(siteverify: ScriptedServer, fields: dict[str, Any]) -> None:
+    siteverify.script(verdict(**fields))
+    with pytest.raises(Forbidden) as caught:
+        await check(siteverify).verify("tok", action="ask", hostnames=HOSTS, remote_ip=None)
+    assert caught.value.code == "bot_check_failed"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("token", ["", "x" * 2049])
+async def test_missing_or_oversized_token_never_reaches_siteverify(
+    siteverify: ScriptedServer, token: str
+) -> None:
+    with pytest.raises(Forbidden):
+        await check(siteverify).verify(token, action="ask", hostnames=HOSTS, remote_ip=None)
+    assert siteverify.received == []
+
+
+@pytest.mark.anyio
+async def test_hung_siteverify_is_503_within_the_timeout(siteverify: ScriptedServer) -> None:
+    siteverify.script(Reply([b"{}"], hang_after=0, content_type="application/json"))
+    started = time.monotonic()
+    with pytest.raises(ServiceUnavailable) as caught:
+        await check(siteverify, 0.3).verify("tok", action="ask", hostnames=HOSTS, remote_ip=None)
+    assert caught.value.code == "bot_check_unavailable"
+    assert time.monotonic() - started < 1.0
+
+
+def test_turnstile_needs_a_secret() -> None:
+    with pytest.raises(ConfigError, match="secret"):
+        create_bot_check(BotCheckSettings(provider="turnstile"))
+    made = create_bot_check(BotCheckSettings(provider="turnstile", secret=SecretStr("s")))
+    assert made.name == "turnstile"
+
+
+def test_off_is_refused_on_a_public_binding(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    require_bot_check_for_public_binding(settings, "127.0.0.1")
+    require_bot_check_for_public_binding(settings, "::1")
+    with pytest.raises(ConfigError, match="without a bot check"):
+        require_bot_check_for_public_binding(settings, "0.0.0.0")
+    quiet = SiteConfig(id="s", roots=[RootConfig(path=tmp_path)], ask_enabled=False)
+    require_bot_check_for_public_binding(Settings(data_dir=tmp_path, sites=[quiet]), "0.0.0.0")
+    guarded = Settings(
+        data_dir=tmp_path, bot_check=BotCheckSettings(provider="turnstile", secret=SecretStr("s"))
+    )
+    require_bot_check_for_public_binding(guarded, "0.0.0.0")

@@ -1,0 +1,125 @@
+"""Ask AI's limits: every limit against real Redis and the SQLite file, and failing closed."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from askdocs.errors import RateLimited, ServiceUnavailable
+from askdocs.guard.limiter import LIMITS_FILE, Limiter, open_limits_store
+from askdocs.guard.limits import utc_day
+from askdocs.guard.store_redis import RedisLimitsStore
+from askdocs.guard.store_sqlite import SQLiteLimitsStore
+from askdocs.settings import AskSettings, Settings
+from tests.guard.redis_server import RedisProcess, closed_port_url
+
+pytestmark = pytest.mark.anyio
+NOW = int(time.time())  # Redis expires keys by its own clock: use the real one
+
+
+def settings(tmp_path: Path, redis_url: str | None = None, **ask: object) -> Settings:
+    values: dict[str, object] = {"burst_per_minute": 3, "daily_visitor_limit": 2}
+    values |= {"daily_site_limit": 3, "daily_global_limit": 4, **ask}
+    return Settings(data_dir=tmp_path, redis_url=redis_url, ask=AskSettings.model_validate(values))
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def limiter(
+    request: pytest.FixtureRequest, tmp_path: Path, redis_server: RedisProcess
+) -> AsyncIterator[Limiter]:
+    url = redis_server.url if request.param == "redis" else None
+    made = Limiter(open_limits_store(settings(tmp_path, url)), settings(tmp_path, url))
+    if url:
+        import redis
+
+        redis.Redis.from_url(url).flushdb()
+    yield made
+    await made.close()
+
+
+async def test_burst_limit_with_retry_after(limiter: Limiter) -> None:
+    for _ in range(3):
+        await limiter.burst("v1", NOW)
+    with pytest.raises(RateLimited) as caught:
+        await limiter.burst("v1", NOW)
+    assert caught.value.code == "burst_limit"
+    assert caught.value.retry_after == 60 - NOW % 60
+    await limiter.burst("v2", NOW)  # another visitor is unaffected
+    await limiter.burst("v1", NOW + 60)  # the next minute starts afresh
+
+
+async def test_daily_visitor_then_site_then_global(limiter: Limiter) -> None:
+    _, midnight = utc_day(NOW)
+    assert await limiter.daily("v1", "docs", NOW) == 1
+    assert await limiter.daily("v1", "docs", NOW) == 0
+    with pytest.raises(RateLimited) as visitor:
+        await limiter.daily("v1", "docs", NOW)
+    assert (visitor.value.code, visitor.value.retry_after) == (
+        "visitor_daily_limit",
+        midnight - NOW,
+    )
+    await limiter.daily("v2", "docs", NOW)
+    with pytest.raises(RateLimited) as site:
+        await limiter.daily("v3", "docs", NOW)
+    assert site.value.code == "site_daily_limit"
+    await limiter.daily("v3", "other", NOW)
+    with pytest.raises(RateLimited) as overall:
+        await limiter.daily("v4", "third", NOW)
+    assert overall.value.code == "global_daily_limit"
+    assert await limiter.daily("v1", "docs", midnight) == 1  # a new UTC day
+
+
+async def test_redis_refused_is_503_fast(tmp_path: Path) -> None:
+    limiter = Limiter(RedisLimitsStore(closed_port_url()), settings(tmp_path))
+    started = time.monotonic()
+    with pytest.raises(ServiceUnavailable) as caught:
+        await limiter.burst("v", NOW)
+    assert caught.value.code == "limits_unavailable"
+    assert time.monotonic() - started < 1.0
+    await limiter.close()
+
+
+async def test_redis_paused_is_503_within_a_second(tmp_path: Path, own_redis: RedisProcess) -> None:
+    limiter = Limiter(RedisLimitsStore(own_redis.url), settings(tmp_path))
+    await limiter.burst("v", NOW)  # connected and working
+    with own_redis.paused():
+        for call in (limiter.burst("v", NOW), limiter.daily("v", "docs", NOW)):
+            started = time.monotonic()
+            with pytest.raises(ServiceUnavailable, match="cannot be checked"):
+                await call
+            assert time.monotonic() - started < 1.0
+    await limiter.burst("v", NOW)  # recovers without a restart
+    await limiter.close()
+
+
+async def test_locked_sqlite_is_503_not_unlimited(tmp_path: Path) -> None:
+    store = SQLiteLimitsStore(tmp_path / LIMITS_FILE)
+    limiter = Limiter(store, settings(tmp_path))
+    await limiter.burst("v", NOW)
+    holder = sqlite3.connect(tmp_path / LIMITS_FILE, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        with pytest.raises(ServiceUnavailable):
+            await limiter.burst("v", NOW)
+        assert time.monotonic() - started < 1.0
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    await limiter.burst("v", NOW)
+    await limiter.close()
+
+
+async def test_embedded_daily_counts_survive_a_restart(tmp_path: Path) -> None:
+    first = Limiter(open_limits_store(settings(tmp_path)), settings(tmp_path))
+    await first.daily("v1", "docs", NOW)
+    await first.close()
+    second = Limiter(open_limits_store(settings(tmp_path)), settings(tmp_path))
+    assert await second.daily("v1", "docs", NOW) == 0
+    with pytest.raises(RateLimited):
+        await second.daily("v1", "docs", NOW)
+    await second.close()

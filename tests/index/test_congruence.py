@@ -1,0 +1,109 @@
+"""The same assertions against both stores: Qdrant Edge on disk (the embedded default) and
+the Qdrant-server backend, driven here through ``qdrant-client``'s local mode (its Python
+implementation of the server API; no Qdrant server binary is available to the tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from qdrant_client import QdrantClient
+
+from askdocs.index import (
+    KEYWORD_ONLY,
+    HybridParams,
+    IndexStore,
+    QueryFilter,
+    build_index,
+    model_spec,
+)
+from askdocs.index.edge import EdgeBackend
+from askdocs.index.server import QdrantBackend
+from askdocs.search.lexical import document_vector, query_vector
+from tests.index.helpers import HashingEmbedder, corpus
+
+QUESTION = "read json from a websocket with receive_json"
+
+
+def open_backend(kind: str, root: Path) -> IndexStore:
+    if kind == "edge":
+        return IndexStore(EdgeBackend(root / "index"))
+    return IndexStore(QdrantBackend(QdrantClient(":memory:"), root / "index"))
+
+
+@pytest.fixture(params=["edge", "qdrant-client-local"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[IndexStore]:
+    store = open_backend(request.param, tmp_path)
+    yield store
+    store.close()
+
+
+def test_lifecycle_is_the_same(any_store: IndexStore) -> None:
+    embedder = HashingEmbedder()
+    build = lambda site, chunks: build_index(  # noqa: E731
+        any_store, embedder, site, chunks, sparse=document_vector
+    )
+    first = build("docs", corpus())
+    assert (first.points, first.embedded) == (18, 18)
+    assert build("docs", corpus()).unchanged
+    edited = list(corpus())
+    edited[2] = replace(edited[2], text="brand new words")
+    second = build("docs", edited)
+    assert (second.embedded, second.reused) == (1, 17)
+    third = build("guide", corpus("guide", 2, 2))
+    assert third.points == 22
+    info = any_store.current(model_spec(embedder))
+    assert info is not None and info.name == third.collection and info.dense_points == 22
+    assert any_store.backend.collections() == [third.collection]
+    assert any_store.backend.pointers() == {model_spec(embedder).key: third.collection}
+
+
+def test_queries_are_the_same(any_store: IndexStore) -> None:
+    embedder = HashingEmbedder()
+    build_index(any_store, embedder, "docs", corpus(), sparse=document_vector)
+    build_index(any_store, embedder, "guide", corpus("guide", 4, 1), sparse=document_vector)
+    info = any_store.current(model_spec(embedder))
+    assert info is not None
+    dense = embedder.embed_query(QUESTION)[0]
+    result = any_store.query(
+        info, dense=dense, sparse=query_vector(QUESTION), filter=QueryFilter(site="docs"),
+        limit=5, params=HybridParams(prefetch=20, rrf_k=60),
+    )  # fmt: skip
+    assert result.mode == "hybrid"
+    assert {h.chunk.site for h in result.hits} == {"docs"}
+    assert result.hits[0].chunk.heading.startswith("Websockets")
+    assert result.best_dense is not None
+    assert result.best_dense >= max(h.dense_score or 0 for h in result.hits) - 1e-6
+    keyword = any_store.query(
+        info, dense=None, sparse=query_vector("shm-size"), filter=QueryFilter(), limit=3
+    )
+    assert keyword.hits and "shm-size" in keyword.hits[0].chunk.text
+
+
+def test_keyword_only_is_the_same(any_store: IndexStore) -> None:
+    build_index(any_store, None, "docs", corpus(), sparse=document_vector)
+    info = any_store.current(KEYWORD_ONLY)
+    assert info is not None and info.dimension is None and info.dense_points == 0
+    result = any_store.query(
+        info, dense=None, sparse=query_vector(QUESTION), filter=QueryFilter(), limit=3
+    )
+    assert result.mode == "keyword" and result.hits[0].chunk.heading.startswith("Websockets")
+
+
+def test_both_stores_rank_alike(tmp_path: Path) -> None:
+    embedder = HashingEmbedder()
+    stores = [open_backend(k, tmp_path / k) for k in ("edge", "qdrant-client-local")]
+    rankings = []
+    for store in stores:
+        build_index(store, embedder, "docs", corpus(), sparse=document_vector)
+        info = store.current(model_spec(embedder))
+        assert info is not None
+        result = store.query(
+            info, dense=embedder.embed_query(QUESTION)[0], sparse=query_vector(QUESTION),
+            filter=QueryFilter(), limit=6,
+        )  # fmt: skip
+        rankings.append([(round(h.score, 4), round(h.dense_score or 0, 4)) for h in result.hits])
+        store.close()
+    assert sorted(rankings[0]) == sorted(rankings[1])  # fused ties may break either way

@@ -1,0 +1,204 @@
+"""Queries, filters and the reader side of the Qdrant Edge store."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from askdocs.errors import VectorStoreError
+from askdocs.index import (
+    KEYWORD_ONLY,
+    CollectionInfo,
+    HybridParams,
+    IndexStore,
+    QueryFilter,
+    SparseVector,
+    build_index,
+    model_spec,
+)
+from askdocs.index.edge import EdgeBackend
+from askdocs.search.lexical import document_vector, query_vector
+from tests.index.helpers import HashingEmbedder, corpus
+
+QUESTION = "how do I read json from a websocket with receive_json"
+
+
+def indexed(store: IndexStore, embedder: HashingEmbedder | None) -> CollectionInfo:
+    chunks = corpus()
+    chunks += [replace(c, locale="cs", audience="developer") for c in corpus()[:6]]
+    chunks += corpus("guide", pages=4, sections=1)
+    by_site: dict[str, list] = {}  # type: ignore[type-arg]
+    for c in chunks:
+        by_site.setdefault(c.site, []).append(c)
+    for site, items in by_site.items():
+        build_index(store, embedder, site, items, sparse=document_vector)
+    info = store.current(model_spec(embedder))
+    assert info is not None
+    return info
+
+
+def test_no_collection_before_the_first_build(store: IndexStore, embedder: HashingEmbedder) -> None:
+    assert store.current(model_spec(embedder)) is None
+    assert store.latest() is None
+
+
+def test_hybrid_query_returns_fused_hits_with_exact_cosines(
+    store: IndexStore, embedder: HashingEmbedder
+) -> None:
+    info = indexed(store, embedder)
+    dense = embedder.embed_query(QUESTION)[0]
+    result = store.query(
+        info, dense=dense, sparse=query_vector(QUESTION), filter=QueryFilter(site="docs"), limit=5
+    )
+    assert result.mode == "hybrid" and len(result.hits) == 5
+    assert result.hits[0].chunk.heading.startswith("Websockets")
+    scores = [h.score for h in result.hits]
+    assert scores == sorted(scores, reverse=True)
+    for hit in result.hits:
+        expected = float(embedder.embed_documents([hit.chunk.embed_text])[0] @ dense)
+        assert hit.dense_score == pytest.approx(expected, abs=1e-5)
+    docs = [c for c in all_chunks(store, info) if c.site == "docs"]
+    brute = max(float(embedder.embed_documents([c.embed_text])[0] @ dense) for c in docs)
+    assert result.best_dense == pytest.approx(brute, abs=1e-5)
+
+
+def all_chunks(store: IndexStore, info: CollectionInfo) -> list:  # type: ignore[type-arg]
+    from askdocs.index.payload import chunk_from_payload
+
+    return [chunk_from_payload(p.payload) for p in store.backend.scroll(info.name, vectors=False)]
+
+
+def test_filters_by_site_locale_and_audience(store: IndexStore, embedder: HashingEmbedder) -> None:
+    info = indexed(store, embedder)
+    dense, sparse = embedder.embed_query(QUESTION)[0], query_vector(QUESTION)
+
+    def hits(flt: QueryFilter) -> list:  # type: ignore[type-arg]
+        return list(store.query(info, dense=dense, sparse=sparse, filter=flt, limit=100).hits)
+
+    assert {h.chunk.site for h in hits(QueryFilter(site="guide"))} == {"guide"}
+    cs = hits(QueryFilter(site="docs", locales=("cs",)))
+    assert cs and {h.chunk.locale for h in cs} == {"cs"}
+    both = hits(QueryFilter(site="docs", locales=("cs", "en")))
+    assert {h.chunk.locale for h in both} == {"cs", "en"}
+    dev = hits(QueryFilter(audience="developer"))
+    assert dev and {h.chunk.audience for h in dev} == {"developer"}
+    assert hits(QueryFilter(site="nope")) == []
+
+
+def test_weights_decide_which_side_ranks(store: IndexStore, embedder: HashingEmbedder) -> None:
+    info = indexed(store, embedder)
+    dense, sparse = embedder.embed_query(QUESTION)[0], query_vector(QUESTION)
+    flt = QueryFilter(site="docs")
+    dense_only = store.query(info, dense=dense, sparse=None, filter=flt, limit=8)
+    lexical_only = store.query(info, dense=None, sparse=sparse, filter=flt, limit=8)
+    assert (dense_only.mode, lexical_only.mode) == ("dense", "keyword")
+    assert [h.score for h in dense_only.hits] == pytest.approx(
+        [h.dense_score for h in dense_only.hits]
+    )
+    dense_led = store.query(
+        info, dense=dense, sparse=sparse, filter=flt, limit=8,
+        params=HybridParams(dense_weight=1.0, lexical_weight=0.0),
+    )  # fmt: skip
+    lexical_led = store.query(
+        info, dense=dense, sparse=sparse, filter=flt, limit=8,
+        params=HybridParams(dense_weight=0.0, lexical_weight=1.0),
+    )  # fmt: skip
+    # ties aside, a zero weight leaves the other side's order: compare the sides' scores
+    assert [h.dense_score for h in dense_led.hits] == pytest.approx(
+        [h.score for h in dense_only.hits], abs=1e-6
+    )
+    lexical_scores = {h.chunk.id: h.score for h in lexical_only.hits}
+    led = [lexical_scores[h.chunk.id] for h in lexical_led.hits[: len(lexical_scores)]]
+    assert led == sorted(lexical_scores.values(), reverse=True)
+
+
+def test_keyword_only_collection_ignores_the_query_vector(store: IndexStore) -> None:
+    info = indexed(store, None)
+    assert info == store.current(KEYWORD_ONLY)
+    result = store.query(
+        info, dense=np.ones(64, dtype=np.float32), sparse=query_vector(QUESTION),
+        filter=QueryFilter(site="docs"), limit=3,
+    )  # fmt: skip
+    assert result.mode == "keyword" and result.best_dense is None
+    assert result.hits and all(h.dense_score is None for h in result.hits)
+    assert result.hits[0].chunk.heading.startswith("Websockets")
+
+
+def test_empty_query_returns_nothing(store: IndexStore, embedder: HashingEmbedder) -> None:
+    info = indexed(store, embedder)
+    empty = SparseVector((), ())
+    result = store.query(info, dense=None, sparse=empty, filter=QueryFilter(), limit=3)
+    assert result.hits == () and result.best_dense is None
+
+
+def test_query_vector_of_the_wrong_model_is_refused(
+    store: IndexStore, embedder: HashingEmbedder
+) -> None:
+    info = indexed(store, embedder)
+    with pytest.raises(VectorStoreError, match="dimensions"):
+        store.query(info, dense=np.ones(10, dtype=np.float32), sparse=None,
+                    filter=QueryFilter(), limit=3)  # fmt: skip
+
+
+def test_a_reader_keeps_answering_during_a_build_and_then_switches(
+    store: IndexStore, embedder: HashingEmbedder, index_root: Path
+) -> None:
+    build_index(store, embedder, "docs", corpus(), sparse=document_vector)
+    reader = IndexStore(EdgeBackend(index_root))  # another process's view
+    model = model_spec(embedder)
+    old = reader.current(model)
+    assert old is not None
+    seen: list[int] = []
+
+    def search_meanwhile() -> None:  # runs while the builder holds its lock
+        info = reader.current(model)
+        assert info is not None and info.name == old.name
+        hits = reader.query(info, dense=None, sparse=query_vector("install pip"),
+                            filter=QueryFilter(), limit=3).hits  # fmt: skip
+        seen.append(len(hits))
+
+    edited = [replace(c, text=c.text + " edited") for c in corpus()]
+    build_index(store, embedder, "docs", edited, sparse=document_vector,
+                between_batches=search_meanwhile)  # fmt: skip
+    assert seen and all(n == 3 for n in seen)
+    # the builder could not drop the old collection: the reader still holds it open
+    assert old.name in store.backend.collections()
+    new = reader.current(model)
+    assert new is not None and new.name != old.name
+    # on noticing the swap the reader let go of the old one and removed it
+    assert store.backend.collections() == [new.name]
+    reader.close()
+
+
+def test_a_stale_collection_info_is_answered_by_the_new_collection(
+    store: IndexStore, embedder: HashingEmbedder
+) -> None:
+    build_index(store, embedder, "docs", corpus(), sparse=document_vector)
+    stale = store.current(model_spec(embedder))
+    assert stale is not None
+    store.query(stale, dense=None, sparse=query_vector("pip"), filter=QueryFilter(), limit=1)
+    build_index(store, embedder, "docs", corpus()[2:], sparse=document_vector)
+    result = store.query(stale, dense=None, sparse=query_vector("pip"), filter=QueryFilter(),
+                         limit=1)  # fmt: skip
+    assert result.collection != stale.name and result.hits
+
+
+def test_unreadable_manifest_is_a_store_error(
+    store: IndexStore, embedder: HashingEmbedder, index_root: Path
+) -> None:
+    result = build_index(store, embedder, "docs", corpus(), sparse=document_vector)
+    (index_root / "collections" / result.collection / "manifest.json").write_text("{")
+    fresh = IndexStore(EdgeBackend(index_root))
+    with pytest.raises(VectorStoreError, match="unreadable manifest"):
+        fresh.current(model_spec(embedder))
+    fresh.close()
+
+
+def test_unusable_index_folder_is_a_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(VectorStoreError, match="cannot create the index folder"):
+        EdgeBackend(blocker / "index")

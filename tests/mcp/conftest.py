@@ -1,0 +1,159 @@
+"""MCP test fixtures: a fixed signing key, token makers, and real ``askdocs mcp`` processes."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jwt as pyjwt
+import pytest
+
+from askdocs.auth.jwt import mint
+from askdocs.settings import Settings, load_settings
+
+FIXTURE_DOCS = Path(__file__).resolve().parent / "fixture_docs"
+KEY = "mcp-test-signing-key-0123456789abcdefghijklmnop"
+START_SECONDS = 60.0  # a cold interpreter plus imports on a busy 2-core machine
+
+
+def make_settings(data_dir: Path) -> Settings:
+    return load_settings(data_dir=data_dir, auth={"jwt_signing_key": KEY})
+
+
+def process_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """A clean environment for a child ``askdocs mcp``: only what it needs, plus ``extra``."""
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    env.update(
+        ASKDOCS_DATA_DIR=str(data_dir),
+        ASKDOCS_AUTH__JWT_SIGNING_KEY=KEY,
+        ASKDOCS_EMBEDDING__THREADS="1",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def _b64(obj: object) -> str:
+    return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
+
+
+@dataclass(frozen=True)
+class Tokens:
+    settings: Settings
+
+    def valid(self, **claims: object) -> str:
+        return mint(self.settings, "user-1", org="org-1", org_role="admin", **claims)  # type: ignore[arg-type]
+
+    def expired(self) -> str:
+        return mint(self.settings, "user-1", ttl_seconds=60, now=int(time.time()) - 3600)
+
+    def _claims(self, **changes: object) -> dict[str, object]:
+        now = int(time.time())
+        claims: dict[str, object] = {
+            "sub": "user-1",
+            "iat": now,
+            "exp": now + 600,
+            "iss": self.settings.auth.jwt_issuer,
+            "aud": self.settings.auth.jwt_audience,
+        }
+        claims.update(changes)
+        return claims
+
+    def wrong_audience(self) -> str:
+        return pyjwt.encode(self._claims(aud="someone-else"), KEY, algorithm="HS256")
+
+    def alg_none(self) -> str:
+        return f"{_b64({'alg': 'none', 'typ': 'JWT'})}.{_b64(self._claims())}."
+
+    def legacy_admin(self) -> str:
+        return pyjwt.encode(self._claims(isAdmin=True), KEY, algorithm="HS256")
+
+    def bad(self, kind: str) -> str:
+        return {
+            "missing": "",
+            "expired": self.expired(),
+            "wrong-audience": self.wrong_audience(),
+            "alg-none": self.alg_none(),
+        }[kind]
+
+
+BAD_TOKENS = ("missing", "expired", "wrong-audience", "alg-none")
+
+
+@pytest.fixture
+def tokens(tmp_path: Path) -> Tokens:
+    return Tokens(make_settings(tmp_path / "data"))
+
+
+def askdocs_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "askdocs", "mcp", *args]
+
+
+@dataclass
+class McpProcess:
+    """A running ``askdocs mcp --transport http``; ``url`` is what it announced."""
+
+    proc: subprocess.Popen[str]
+    url: str
+    lines: list[str] = field(default_factory=list)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def start_http(args: list[str], env: dict[str, str]) -> McpProcess:
+    """Spawn and wait (bounded) for the 'listening on URL' line on stderr."""
+    proc = subprocess.Popen(
+        askdocs_command("--transport", "http", "--port", "0", *args),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+    seen: list[str] = []
+
+    def pump() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+        if line is None:
+            raise AssertionError(f"askdocs mcp exited early: {''.join(seen)}")
+        seen.append(line)
+        if "listening on " in line:
+            return McpProcess(proc, line.rsplit("listening on ", 1)[1].strip(), seen)
+
+
+@pytest.fixture(scope="module")
+def module_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mcp-data")
+
+
+@pytest.fixture(scope="module")
+def local_http(module_data: Path) -> Iterator[McpProcess]:
+    """One local-mode HTTP server over the fixture docs, shared by a test module."""
+    server = start_http(["--docs", str(FIXTURE_DOCS)], process_env(module_data))
+    yield server
+    server.stop()

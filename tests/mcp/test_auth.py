@@ -1,0 +1,92 @@
+"""Transport-boundary auth: the SDK token verifier, the stdio token, the mode decisions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from askdocs.errors import AuthError, ConfigError
+from askdocs.mcp.app import McpRun, boundary_auth
+from askdocs.mcp.auth import (
+    JwtTokenVerifier,
+    context_from_access_token,
+    require_shared_key,
+    stdio_auth,
+    stdio_token,
+)
+from askdocs.settings import load_settings
+from tests.mcp.conftest import BAD_TOKENS, KEY, Tokens
+
+
+def test_verifier_exposes_the_typed_context(tokens: Tokens) -> None:
+    token = tokens.valid()
+    access = anyio.run(JwtTokenVerifier(tokens.settings).verify_token, token)
+    assert access is not None
+    context = context_from_access_token(access)
+    assert context.wire() == {
+        "sub": "user-1",
+        "org": "org-1",
+        "orgRole": "admin",
+        "platformAdmin": False,
+    }
+    assert context.token == token
+    assert token not in repr(context)
+
+
+def test_legacy_is_admin_and_no_org_claims_are_accepted(tokens: Tokens) -> None:
+    access = anyio.run(JwtTokenVerifier(tokens.settings).verify_token, tokens.legacy_admin())
+    assert access is not None
+    context = context_from_access_token(access)
+    assert (context.org, context.org_role, context.platform_admin) == (None, None, True)
+
+
+@pytest.mark.parametrize("kind", [*BAD_TOKENS, "garbage"])
+def test_verifier_refuses_bad_tokens(tokens: Tokens, kind: str) -> None:
+    token = "x.y.z" if kind == "garbage" else tokens.bad(kind)
+    assert anyio.run(JwtTokenVerifier(tokens.settings).verify_token, token) is None
+
+
+def test_stdio_token_is_required() -> None:
+    with pytest.raises(AuthError, match="ASKDOCS_MCP_TOKEN is not set") as caught:
+        stdio_token({})
+    assert caught.value.code == "missing_token"
+
+
+@pytest.mark.parametrize(
+    ("kind", "code"),
+    [
+        ("expired", "token_expired"),
+        ("wrong-audience", "invalid_token"),
+        ("alg-none", "invalid_token"),
+    ],
+)
+def test_stdio_auth_says_why_a_token_was_refused(tokens: Tokens, kind: str, code: str) -> None:
+    with pytest.raises(AuthError, match="ASKDOCS_MCP_TOKEN was refused") as caught:
+        stdio_auth(tokens.settings, tokens.bad(kind))
+    assert caught.value.code == code
+
+
+def test_server_mode_wants_the_api_key_not_a_fresh_one(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path)
+    with pytest.raises(ConfigError, match="signing key"):
+        require_shared_key(settings, {})
+    require_shared_key(settings, {"ASKDOCS_JWT_SIGNING_KEY": KEY})
+    assert not (tmp_path / "jwt-signing-key").exists()
+
+
+def test_boundary_decisions(tokens: Tokens) -> None:
+    settings = tokens.settings
+    local_stdio = McpRun("stdio", None, None)
+    assert boundary_auth(settings, local_stdio, {}) == (None, None)
+    fixed, verifier = boundary_auth(settings, McpRun("http", None, None), {})
+    assert fixed is None
+    assert isinstance(verifier, JwtTokenVerifier)
+    server_stdio = McpRun("stdio", None, "http://127.0.0.1:9")
+    fixed, verifier = boundary_auth(settings, server_stdio, {"ASKDOCS_MCP_TOKEN": tokens.valid()})
+    assert verifier is None
+    assert fixed is not None
+    assert fixed.sub == "user-1"
+    with pytest.raises(AuthError):
+        boundary_auth(settings, server_stdio, {})
