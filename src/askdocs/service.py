@@ -1,18 +1,31 @@
 """The one service facade: the CLI, HTTP routes, assistant tools and MCP tools all call this.
 
 ``AskDocs`` owns the settings, the resolved sites, the corpus readers, the embedder, the
-vector store and the indexer. Surfaces never reach past it into the engine.
+vector store and the indexer. Surfaces never reach past it into the engine. The embedder
+and the store open lazily on first use; ``close()`` releases them.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from askdocs.settings import Settings, SiteConfig
+from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.embeddings.protocol import Embedder
+from askdocs.embeddings.registry import create_embedder
+from askdocs.errors import AskDocsError
+from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
+from askdocs.indexing import MONITOR, ActivityMonitor
+from askdocs.search import lexical
+from askdocs.search.retrieval import Retriever, SearchRequest
+from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
 from askdocs.sites import configured_sites, find_site
 from askdocs.types import Audience, SearchResult
 
+log = logging.getLogger(__name__)
 ProgressCallback = Callable[[int, int], None]  # (done, total) chunks embedded
 
 
@@ -43,25 +56,124 @@ class SiteIndexStatus:
 class AskDocs:
     """Facade over the engine. Build with ``AskDocs(settings)``; close with ``close()``."""
 
-    def __init__(self, settings: Settings, sites: Sequence[SiteConfig] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sites: Sequence[SiteConfig] | None = None,
+        *,
+        monitor: ActivityMonitor = MONITOR,
+    ) -> None:
         self.settings = settings
         self.sites: list[SiteConfig] = list(sites) if sites else configured_sites(settings)
+        self.monitor = monitor
+        self.corpus_cache = CorpusCache()
+        self._embedding = settings.embedding
+        self._embedder: Embedder | None = None
+        self._embedder_ready = False
+        self._store: IndexStore | None = None
+        self._lock = threading.RLock()  # guards lazy creation
+        self._index_lock = threading.Lock()  # one indexing run per service at a time
+        self._building: set[str] = set()
+        self._errors: dict[str, str] = {}
 
     def site(self, site_id: str | None) -> SiteConfig:
         return find_site(self.sites, site_id)
 
-    # The engine issue fills in the methods below: index(), ensure_indexed(), search(),
-    # status(). Their signatures are the contract the surfaces code against.
+    # -- lazily opened parts -------------------------------------------------------------
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The configured embedder (``None`` for keyword-only), created on first use."""
+        with self._lock:
+            if not self._embedder_ready:
+                self._embedder = create_embedder(self._embedding)
+                self._embedder_ready = True
+            return self._embedder
+
+    @property
+    def store(self) -> IndexStore:
+        with self._lock:
+            if self._store is None:
+                self._store = open_store(self.settings)
+            return self._store
+
+    def set_embedding(self, embedding: EmbeddingSettings) -> None:
+        """Switch the embedding provider at run time. Searches go keyword-only over the old
+        collection until the next ``ensure_indexed`` builds the new model's collection."""
+        with self._lock:
+            old = self._embedder
+            self._embedding = embedding
+            self._embedder, self._embedder_ready = None, False
+        _close(old)
+
+    def snapshot(self, site_id: str | None = None) -> CorpusSnapshot:
+        """The site's corpus as it is now (unchanged files come from the stat cache)."""
+        return read_site(self.site(site_id), self.settings.corpus, self.corpus_cache)
+
+    # -- indexing ------------------------------------------------------------------------
 
     def index(
         self, site_id: str | None = None, progress: ProgressCallback | None = None
     ) -> IndexReport:
         """Index one site incrementally (reusing vectors by embed hash) and make it current."""
-        raise NotImplementedError  # engine issue
+        site = self.site(site_id)
+        started = time.monotonic()
+        with self._index_lock:
+            self._building.add(site.id)
+            try:
+                report = self._index(site, progress, started)
+            except AskDocsError as exc:
+                self._errors[site.id] = f"{exc.code}: {exc}"
+                raise
+            finally:
+                self._building.discard(site.id)
+        self._errors.pop(site.id, None)
+        return report
+
+    def _index(
+        self, site: SiteConfig, progress: ProgressCallback | None, started: float
+    ) -> IndexReport:
+        snapshot = read_site(site, self.settings.corpus, self.corpus_cache)
+        result = build_index(
+            self.store,
+            self.embedder,
+            site.id,
+            snapshot.chunks,
+            sparse=lexical.sparse_encoder(),
+            lexical_version=lexical.lexical_version(),
+            progress=progress,
+            between_batches=self.monitor.between_batches(
+                self.settings.index.interactive_yield_seconds
+            ),
+            batch_size=self.settings.embedding.batch_size,
+        )
+        return IndexReport(
+            site=site.id,
+            collection=result.collection,
+            chunks=result.chunks,
+            embedded=result.embedded,
+            reused=result.reused,
+            pages=len(snapshot.pages),
+            errors=len(snapshot.errors),
+            seconds=time.monotonic() - started,
+        )
 
     def ensure_indexed(self) -> list[IndexReport]:
-        """Idempotent: index every configured site whose corpus or model changed."""
-        raise NotImplementedError  # engine issue
+        """Idempotent: index every configured site whose corpus or model changed. Every site
+        is tried; the first failure is raised afterwards (the caller retries sooner)."""
+        reports: list[IndexReport] = []
+        failure: AskDocsError | None = None
+        for site in self.sites:
+            try:
+                reports.append(self.index(site.id))
+            except AskDocsError as exc:
+                log.warning("indexing site %s failed: %s", site.id, exc)
+                failure = failure or exc
+        if failure is not None:
+            raise failure
+        return reports
+
+    # -- searching -----------------------------------------------------------------------
 
     def search(
         self,
@@ -74,10 +186,49 @@ class AskDocs:
         history: Sequence[str] = (),
     ) -> SearchResult:
         """Hybrid search over the last complete collection of ``site``."""
-        raise NotImplementedError  # engine issue
+        config = self.site(site)
+        request = SearchRequest(
+            query=query,
+            site=config.id,
+            fallback_locale=config.default_locale,
+            locale=locale,
+            audience=audience,
+            limit=limit,
+            history=tuple(history),
+        )
+        return Retriever(self.store, self.embedder, self.settings.search).search(request)
 
     def status(self, site_id: str) -> SiteIndexStatus:
-        raise NotImplementedError  # engine issue
+        site = self.site(site_id)
+        info = self._searchable(site.id)
+        return SiteIndexStatus(
+            site=site.id,
+            ready=info is not None,
+            building=site.id in self._building,
+            collection=info.name if info else None,
+            chunks=info.points_of(site.id) if info else 0,
+            error=self._errors.get(site.id),
+        )
+
+    def _searchable(self, site_id: str) -> CollectionInfo | None:
+        """The collection a search of ``site_id`` would read now, if any."""
+        own = self.store.current(model_spec(self.embedder))
+        if own is not None and own.points_of(site_id):
+            return own
+        latest = self.store.latest()
+        return latest if latest is not None and latest.points_of(site_id) else None
 
     def close(self) -> None:
         """Release stores and models."""
+        with self._lock:
+            store, embedder = self._store, self._embedder
+            self._store, self._embedder, self._embedder_ready = None, None, False
+        if store is not None:
+            store.close()
+        _close(embedder)
+
+
+def _close(embedder: Embedder | None) -> None:
+    close = getattr(embedder, "close", None)
+    if callable(close):
+        close()

@@ -92,6 +92,9 @@ class SearchSettings(BaseModel):
     prefetch: int = Field(default=50, ge=1, le=1000)
     match_threshold: float | None = None  # None: the calibrated value for the model
     followup_min_words: int = 5
+    keyword_query_boost: float = Field(default=2.0, ge=0)  # lexical weight x for identifiers
+    candidates_factor: int = Field(default=4, ge=1, le=20)  # fetch limit x this before dedupe
+    match_top_k: int = Field(default=5, ge=1, le=100)  # hits whose best cosine decides match
 
 
 class IndexSettings(BaseModel):
@@ -159,6 +162,18 @@ class AssistantSettings(BaseModel):
     system_prompt: str | None = None  # replaces the built-in prompt's opening paragraph
 
 
+class AdminSettings(BaseModel):
+    """Assistant admin tools and ``/api/v1/admin`` (docs/admin-tools.md)."""
+
+    confirmation_token_key: SecretStr | None = None  # hex or base64, >= 32 bytes
+    confirmation_token_key_file: Path | None = None  # <data_dir>/assistant-confirmation-token
+    secrets_key_file: Path | None = None  # Fernet key for provider API keys; default in data dir
+    sites_dir: Path | None = None  # where organisation sites keep their pages; <data_dir>/sites
+    max_executions_per_hour: int = Field(default=10, ge=1)  # ReindexSite, per user and site
+    provider_test_timeout_seconds: float = Field(default=15.0, gt=0)
+    max_page_bytes: int = Field(default=512 * 1024, ge=1024)  # largest page a tool writes
+
+
 class BotCheckSettings(BaseModel):
     provider: Literal["off", "turnstile"] = "off"
     secret: SecretStr | None = None
@@ -223,6 +238,7 @@ class Settings(BaseSettings):
     reader: ReaderSettings = Field(default_factory=ReaderSettings)
     assistant: AssistantSettings = Field(default_factory=lambda: AssistantSettings())
     mcp: McpSettings = Field(default_factory=McpSettings)
+    admin: AdminSettings = Field(default_factory=AdminSettings)
 
     @field_validator("data_dir")
     @classmethod

@@ -4,6 +4,7 @@ an in-process app whose chat model is the real client pointed at a scripted serv
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,14 +13,30 @@ import pytest
 
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.jwt import mint
+from askdocs.db import Database
 from askdocs.server.app import create_app
 from askdocs.settings import Settings, load_settings
 from askdocs.users.service import UserService
 from askdocs.users.types import User
 from tests.assistant.scripted import ModelServer, model_server
-from tests.db.fixtures import database_url, db, postgres_server
+from tests.db.fixtures import migrated_database_url, postgres_server
 
-__all__ = ["database_url", "db", "postgres_server"]
+__all__ = ["database_url", "db", "migrated_database_url", "postgres_server"]
+
+
+@pytest.fixture
+def database_url(migrated_database_url: str) -> str:
+    return migrated_database_url
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    database = Database.from_url(database_url)
+    try:
+        yield database
+    finally:
+        database.close()
+
 
 DOCS = {
     "user-guide/install.md": (
@@ -78,23 +95,34 @@ class Harness:
         await self.runtime.turns.wait_idle(thread_id)
 
 
-@pytest.fixture
-async def harness(
-    tmp_path: Path, database_url: str, docs_root: Path, models: ModelServer
+@asynccontextmanager
+async def open_harness(
+    data_dir: Path, database_url: str, docs_root: Path, models: ModelServer, **overrides: object
 ) -> AsyncIterator[Harness]:
+    """An in-process app on ``database_url`` whose chat model talks to ``models``."""
     chat = {"provider": "openai-compatible", "model": "scripted", "base_url": models.url}
-    settings = make_settings(
-        tmp_path / "data",
-        docs_root,
-        database_url=database_url,
-        chat=chat,
-        embedding={"provider": "none"},
-    )
+    values: dict[str, object] = {
+        "database_url": database_url,
+        "chat": chat,
+        "embedding": {"provider": "none"},
+    }
+    values.update(overrides)
+    settings = make_settings(data_dir, docs_root, **values)
     app = create_app(settings)
     runtime = AssistantRuntime.build(settings, app.state.service)
     app.state.assistant = runtime
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://askdocs.test") as client:
-        yield Harness(settings, runtime, client, models)
-    await runtime.close()
-    app.state.service.close()
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://askdocs.test") as client:
+            yield Harness(settings, runtime, client, models)
+    finally:
+        await runtime.close()
+        app.state.service.close()
+
+
+@pytest.fixture
+async def harness(
+    tmp_path: Path, database_url: str, docs_root: Path, models: ModelServer
+) -> AsyncIterator[Harness]:
+    async with open_harness(tmp_path / "data", database_url, docs_root, models) as opened:
+        yield opened

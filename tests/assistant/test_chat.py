@@ -161,7 +161,9 @@ async def test_tool_calls_run_with_captions_and_untrusted_framing(harness: Harne
     assert len(tool) == 1
     assert tool[0]["content"].startswith("DATA returned by the tool search_docs")
     assert "untrusted" in tool[0]["content"]
-    assert [t["function"]["name"] for t in harness.models.requests[0]["tools"]] == ["search_docs"]
+    offered = [t["function"]["name"] for t in harness.models.requests[0]["tools"]]
+    assert offered == harness.runtime.tools.names()
+    assert "search_docs" in offered
     rows = _messages(harness, thread)
     assert [r.role for r in rows] == ["user", "assistant"]
     assert rows[1].metadata_json is not None
@@ -265,7 +267,7 @@ async def test_the_system_prompt_lists_the_tools_and_page_context(harness: Harne
     await harness.wait_idle(thread)
     system = harness.models.requests[0]["messages"][0]
     assert system["role"] == "system"
-    assert "You have 1 tool:" in system["content"]
+    assert f"You have {len(harness.runtime.tools)} tools:" in system["content"]
     assert "`search_docs`" in system["content"]
     assert "page title: Installing askdocs" in system["content"]
     assert "untrusted DATA" in system["content"]

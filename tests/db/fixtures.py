@@ -18,18 +18,29 @@ def postgres_server() -> PostgresServer:
     return shared_postgres()
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database URL of each backend."""
+def _database(request: pytest.FixtureRequest, tmp_path: Path, migrated: bool) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'askdocs.db'}"
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = server.create_database()
+    template = server.migrated_template() if migrated else "template0"
+    name = server.create_database(template)
     try:
         yield server.url(name)
     finally:
         server.drop_database(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database URL of each backend."""
+    yield from _database(request, tmp_path, migrated=False)
+
+
+@pytest.fixture(params=BACKENDS)
+def migrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each backend (PostgreSQL: cloned from a migrated template)."""
+    yield from _database(request, tmp_path, migrated=True)
 
 
 @pytest.fixture

@@ -20,6 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
+import sqlalchemy
+from sqlalchemy.pool import NullPool
+
+from askdocs.db.migrate import migrate
 
 
 def postgres_bin() -> Path | None:
@@ -44,6 +48,7 @@ class PostgresServer:
     bindir: Path
     datadir: Path
     port: int
+    _template: str | None = None
 
     @property
     def admin_dsn(self) -> str:
@@ -52,11 +57,21 @@ class PostgresServer:
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self) -> str:
+    def create_database(self, template: str = "template0") -> str:
         name = f"t_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.admin_dsn, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         return name
+
+    def migrated_template(self) -> str:
+        """A database migrated to head once, cloned by tests that do not test migrations."""
+        if self._template is None:
+            name = self.create_database()
+            engine = sqlalchemy.create_engine(self.url(name), poolclass=NullPool)
+            migrate(engine)
+            engine.dispose()
+            self._template = name
+        return self._template
 
     def drop_database(self, name: str) -> None:
         with psycopg.connect(self.admin_dsn, autocommit=True) as conn:

@@ -14,7 +14,8 @@ def test_migrations_create_every_table(db: Database) -> None:
     tables = set(inspect(db.engine).get_table_names())
     expected = {"users", "organisations", "memberships", "assistant_threads", "assistant_messages"}
     assert expected <= tables
-    assert current_revision(db.engine) == head_revision() == "0001"
+    assert current_revision(db.engine) == head_revision()
+    assert head_revision() is not None
 
 
 def test_sequence_is_unique_per_thread(db: Database) -> None:
@@ -39,7 +40,7 @@ def test_migrating_twice_and_concurrently_is_harmless(database_url: str) -> None
         thread.join()
     assert errors == []
     migrate(engines[0])
-    assert current_revision(engines[0]) == "0001"
+    assert current_revision(engines[0]) == head_revision()
     for engine in engines:
         engine.dispose()
 

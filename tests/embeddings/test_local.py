@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -53,7 +52,7 @@ SAMPLE = [
     LONG_PROSE,
     "word " * 400,
     "x" * 3000,
-    "Mixed: SQL `SELECT * FROM users WHERE id = 1;` and JSON {\"a\": [1, 2, 3]}",
+    'Mixed: SQL `SELECT * FROM users WHERE id = 1;` and JSON {"a": [1, 2, 3]}',
     "tab\tseparated\tvalues\nand\r\nwindows newlines",
     "Détection d'objets et caméras: réglages avancés",
     "مستندات البحث باللغة العربية",
@@ -80,7 +79,10 @@ def embedder() -> LocalEmbedder:
 
 def _cosines(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    return (a64 * b64).sum(1) / np.linalg.norm(a64, axis=1) / np.linalg.norm(b64, axis=1)
+    cosines: npt.NDArray[np.float64] = (a64 * b64).sum(1) / (
+        np.linalg.norm(a64, axis=1) * np.linalg.norm(b64, axis=1)
+    )
+    return cosines
 
 
 def test_documents_match_the_reference_model(
@@ -89,6 +91,7 @@ def test_documents_match_the_reference_model(
     vectors = embedder.embed_documents(SAMPLE)
     cosines = _cosines(vectors, reference_vectors)
     assert cosines.min() >= 0.999, dict(zip(SAMPLE, cosines.round(5), strict=True))
+    assert float(np.abs(vectors - reference_vectors).max()) < 1e-4
 
 
 def test_queries_match_the_reference_model(
@@ -103,16 +106,18 @@ def test_queries_match_the_reference_model(
 def test_plain_onnx_graph_also_matches_the_reference(
     reference_vectors: npt.NDArray[np.float32],
 ) -> None:
-    runtime = EncoderRuntime(bundled_model_dir(), 2, fused=False)
-    assert runtime.fused is False
-    vectors = _run(runtime, SAMPLE)
+    plain = LocalEmbedder(threads=2, fused=False)
+    vectors = plain.embed_documents(SAMPLE)
+    assert load_runtime(plain.model_dir, 2, fused=False).fused is False
     assert _cosines(vectors, reference_vectors).min() >= 0.999
 
 
-def _run(runtime: EncoderRuntime, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-    encodings = runtime.tokenizer.encode_batch(list(texts))
-    rows = [runtime.run(*pad_batch([e], runtime.pad_id)) for e in encodings]
-    return np.concatenate(rows)
+def test_padding_does_not_change_a_vector(embedder: LocalEmbedder) -> None:
+    runtime = EncoderRuntime(bundled_model_dir(), 1)
+    short, long = runtime.tokenizer.encode_batch(["short text", "a much longer text " * 20])
+    alone = runtime.run(*pad_batch([short], runtime.pad_id))
+    padded = runtime.run(*pad_batch([short, long], runtime.pad_id))[:1]
+    assert _cosines(alone, padded)[0] >= 0.99999
 
 
 def test_default_runtime_uses_the_fused_graph(embedder: LocalEmbedder) -> None:
@@ -137,7 +142,7 @@ def test_texts_are_truncated_at_256_tokens(embedder: LocalEmbedder) -> None:
 
 def test_identity_and_empty_batch(embedder: LocalEmbedder) -> None:
     assert isinstance(embedder, Embedder)
-    assert embedder.model_id == MODEL_ID == "local:all-minilm-l6-v2"
+    assert embedder.model_id == MODEL_ID == "local:all-MiniLM-L6-v2"
     assert embedder.dimension == 384
     assert embedder.embed_documents([]).shape == (0, 384)
 
@@ -172,8 +177,8 @@ def test_missing_weights_are_an_embedding_error(tmp_path: Path) -> None:
 
 def test_only_the_bundled_model_is_accepted() -> None:
     assert isinstance(from_settings(EmbeddingSettings()), LocalEmbedder)
-    named = EmbeddingSettings(model="sentence-transformers/all-MiniLM-L6-v2")
-    assert isinstance(from_settings(named), LocalEmbedder)
+    for name in ("all-minilm-l6-v2", "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
+        assert isinstance(from_settings(EmbeddingSettings(model=name)), LocalEmbedder)
     with pytest.raises(ConfigError):
         from_settings(EmbeddingSettings(model="bge-large-en"))
 

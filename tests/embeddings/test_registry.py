@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pytest
+from pydantic import SecretStr
 
 from askdocs.embeddings import registry
 from askdocs.embeddings.gemini import GeminiEmbedder
@@ -27,7 +28,9 @@ def test_builtins_resolve_to_their_classes() -> None:
     openai = registry.create_embedder(
         EmbeddingSettings(provider="openai-compatible", model="nomic-embed-text")
     )
-    gemini = registry.create_embedder(EmbeddingSettings(provider="gemini", api_key="k" * 20))
+    gemini = registry.create_embedder(
+        EmbeddingSettings(provider="gemini", api_key=SecretStr("k" * 20))
+    )
     assert isinstance(local, LocalEmbedder)
     assert isinstance(openai, OpenAICompatibleEmbedder)
     assert isinstance(gemini, GeminiEmbedder)
@@ -76,9 +79,11 @@ def test_model_ids_differ_across_providers_models_and_dimensions() -> None:
         EmbeddingSettings(),
         EmbeddingSettings(provider="openai-compatible", model="nomic-embed-text"),
         EmbeddingSettings(provider="openai-compatible", model="text-embedding-3-small"),
-        EmbeddingSettings(provider="openai-compatible", model="text-embedding-3-small", dimension=9),
-        EmbeddingSettings(provider="gemini", api_key="k" * 20),
-        EmbeddingSettings(provider="gemini", api_key="k" * 20, dimension=768),
+        EmbeddingSettings(
+            provider="openai-compatible", model="text-embedding-3-small", dimension=9
+        ),
+        EmbeddingSettings(provider="gemini", api_key=SecretStr("k" * 20)),
+        EmbeddingSettings(provider="gemini", api_key=SecretStr("k" * 20), dimension=768),
     ]
     ids = []
     for settings in variants:

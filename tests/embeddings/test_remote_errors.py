@@ -10,6 +10,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -29,13 +30,13 @@ class Vendor:
     vectors: Callable[[list[list[float]]], object]  # a success body holding these rows
 
 
-def _openai(url: str, **options: object) -> Embedder:
+def _openai(url: str, **options: Any) -> Embedder:
     return OpenAICompatibleEmbedder(
         model="text-embedding-3-small", base_url=f"{url}/v1", api_key=API_KEY, **options
     )
 
 
-def _gemini(url: str, **options: object) -> Embedder:
+def _gemini(url: str, **options: Any) -> Embedder:
     return GeminiEmbedder(api_key=API_KEY, base_url=url, **options)
 
 

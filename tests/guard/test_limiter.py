@@ -18,7 +18,6 @@ from askdocs.settings import AskSettings, Settings
 from tests.guard.redis_server import RedisProcess, closed_port_url
 
 pytestmark = pytest.mark.anyio
-NOW = int(time.time())  # Redis expires keys by its own clock: use the real one
 
 
 def settings(tmp_path: Path, redis_url: str | None = None, **ask: object) -> Settings:
@@ -27,12 +26,20 @@ def settings(tmp_path: Path, redis_url: str | None = None, **ask: object) -> Set
     return Settings(data_dir=tmp_path, redis_url=redis_url, ask=AskSettings.model_validate(values))
 
 
+@pytest.fixture
+def now() -> int:
+    """Redis expires keys by its own clock, so tests count from the real time: the start of
+    the next minute, so no window can end while a test runs."""
+    return (int(time.time()) // 60 + 1) * 60 + 1
+
+
 @pytest.fixture(params=["sqlite", "redis"])
 async def limiter(
     request: pytest.FixtureRequest, tmp_path: Path, redis_server: RedisProcess
 ) -> AsyncIterator[Limiter]:
     url = redis_server.url if request.param == "redis" else None
-    made = Limiter(open_limits_store(settings(tmp_path, url)), settings(tmp_path, url))
+    relaxed = settings(tmp_path, url, limits_timeout_seconds=3)  # counting, not failing
+    made = Limiter(open_limits_store(relaxed), relaxed)
     if url:
         import redis
 
@@ -41,85 +48,88 @@ async def limiter(
     await made.close()
 
 
-async def test_burst_limit_with_retry_after(limiter: Limiter) -> None:
+async def test_burst_limit_with_retry_after(limiter: Limiter, now: int) -> None:
     for _ in range(3):
-        await limiter.burst("v1", NOW)
+        await limiter.burst("v1", now)
     with pytest.raises(RateLimited) as caught:
-        await limiter.burst("v1", NOW)
+        await limiter.burst("v1", now)
     assert caught.value.code == "burst_limit"
-    assert caught.value.retry_after == 60 - NOW % 60
-    await limiter.burst("v2", NOW)  # another visitor is unaffected
-    await limiter.burst("v1", NOW + 60)  # the next minute starts afresh
+    assert caught.value.retry_after == 60 - now % 60
+    await limiter.burst("v2", now)  # another visitor is unaffected
+    await limiter.burst("v1", now + 60)  # the next minute starts afresh
 
 
-async def test_daily_visitor_then_site_then_global(limiter: Limiter) -> None:
-    _, midnight = utc_day(NOW)
-    assert await limiter.daily("v1", "docs", NOW) == 1
-    assert await limiter.daily("v1", "docs", NOW) == 0
+async def test_daily_visitor_then_site_then_global(limiter: Limiter, now: int) -> None:
+    _, midnight = utc_day(now)
+    assert await limiter.daily("v1", "docs", now) == 1
+    assert await limiter.daily("v1", "docs", now) == 0
     with pytest.raises(RateLimited) as visitor:
-        await limiter.daily("v1", "docs", NOW)
+        await limiter.daily("v1", "docs", now)
     assert (visitor.value.code, visitor.value.retry_after) == (
         "visitor_daily_limit",
-        midnight - NOW,
+        midnight - now,
     )
-    await limiter.daily("v2", "docs", NOW)
+    await limiter.daily("v2", "docs", now)
     with pytest.raises(RateLimited) as site:
-        await limiter.daily("v3", "docs", NOW)
+        await limiter.daily("v3", "docs", now)
     assert site.value.code == "site_daily_limit"
-    await limiter.daily("v3", "other", NOW)
+    await limiter.daily("v3", "other", now)
     with pytest.raises(RateLimited) as overall:
-        await limiter.daily("v4", "third", NOW)
+        await limiter.daily("v4", "third", now)
     assert overall.value.code == "global_daily_limit"
     assert await limiter.daily("v1", "docs", midnight) == 1  # a new UTC day
 
 
-async def test_redis_refused_is_503_fast(tmp_path: Path) -> None:
+async def test_redis_refused_is_503_fast(tmp_path: Path, now: int) -> None:
     limiter = Limiter(RedisLimitsStore(closed_port_url()), settings(tmp_path))
     started = time.monotonic()
     with pytest.raises(ServiceUnavailable) as caught:
-        await limiter.burst("v", NOW)
+        await limiter.burst("v", now)
     assert caught.value.code == "limits_unavailable"
     assert time.monotonic() - started < 1.0
     await limiter.close()
 
 
-async def test_redis_paused_is_503_within_a_second(tmp_path: Path, own_redis: RedisProcess) -> None:
+async def test_redis_paused_is_503_within_a_second(
+    tmp_path: Path, own_redis: RedisProcess, now: int
+) -> None:
     limiter = Limiter(RedisLimitsStore(own_redis.url), settings(tmp_path))
-    await limiter.burst("v", NOW)  # connected and working
+    await limiter.burst("v", now)  # connected and working
     with own_redis.paused():
-        for call in (limiter.burst("v", NOW), limiter.daily("v", "docs", NOW)):
+        for call in (limiter.burst("v", now), limiter.daily("v", "docs", now)):
             started = time.monotonic()
             with pytest.raises(ServiceUnavailable, match="cannot be checked"):
                 await call
             assert time.monotonic() - started < 1.0
-    await limiter.burst("v", NOW)  # recovers without a restart
+    await limiter.burst("v", now)  # recovers without a restart
     await limiter.close()
 
 
-async def test_locked_sqlite_is_503_not_unlimited(tmp_path: Path) -> None:
+async def test_locked_sqlite_is_503_not_unlimited(tmp_path: Path, now: int) -> None:
     store = SQLiteLimitsStore(tmp_path / LIMITS_FILE)
     limiter = Limiter(store, settings(tmp_path))
-    await limiter.burst("v", NOW)
+    await limiter.burst("v", now)
     holder = sqlite3.connect(tmp_path / LIMITS_FILE, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
         started = time.monotonic()
         with pytest.raises(ServiceUnavailable):
-            await limiter.burst("v", NOW)
+            await limiter.burst("v", now)
         assert time.monotonic() - started < 1.0
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    await limiter.burst("v", NOW)
+    await limiter.burst("v", now)
     await limiter.close()
 
 
-async def test_embedded_daily_counts_survive_a_restart(tmp_path: Path) -> None:
-    first = Limiter(open_limits_store(settings(tmp_path)), settings(tmp_path))
-    await first.daily("v1", "docs", NOW)
+async def test_embedded_daily_counts_survive_a_restart(tmp_path: Path, now: int) -> None:
+    relaxed = settings(tmp_path, limits_timeout_seconds=3)
+    first = Limiter(open_limits_store(relaxed), relaxed)
+    await first.daily("v1", "docs", now)
     await first.close()
-    second = Limiter(open_limits_store(settings(tmp_path)), settings(tmp_path))
-    assert await second.daily("v1", "docs", NOW) == 0
+    second = Limiter(open_limits_store(relaxed), relaxed)
+    assert await second.daily("v1", "docs", now) == 0
     with pytest.raises(RateLimited):
-        await second.daily("v1", "docs", NOW)
+        await second.daily("v1", "docs", now)
     await second.close()

@@ -27,9 +27,9 @@ async def store(
 ) -> AsyncIterator[RateLimitStore]:
     made: RateLimitStore
     if request.param == "sqlite":
-        made = SQLiteLimitsStore(tmp_path / "limits.sqlite3")
-    else:
-        made = RedisLimitsStore(redis_server.url)
+        made = SQLiteLimitsStore(tmp_path / "limits.sqlite3", timeout=5)
+    else:  # generous timeouts: these tests are about counting, not failing closed
+        made = RedisLimitsStore(redis_server.url, timeout=5)
     yield made
     await made.close()
 

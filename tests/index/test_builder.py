@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +27,9 @@ def build(store: IndexStore, embedder: HashingEmbedder | None, site: str, chunks
 
 
 def scrolled(store: IndexStore, name: str) -> dict[str, str]:
-    return {p.payload["chunk_id"]: p.payload["text"] for p in store.backend.scroll(name, vectors=False)}
+    return {
+        p.payload["chunk_id"]: p.payload["text"] for p in store.backend.scroll(name, vectors=False)
+    }
 
 
 def test_first_build_embeds_everything_and_becomes_current(
@@ -39,9 +40,11 @@ def test_first_build_embeds_everything_and_becomes_current(
     assert (result.chunks, result.points, result.embedded, result.reused) == (18, 18, 18, 0)
     assert not result.unchanged
     info = store.current(model_spec(embedder))
-    assert info is not None and info.name == result.collection
+    assert info is not None
+    assert info.name == result.collection
     assert (info.points, info.dense_points, info.coverage) == (18, 18, 1.0)
-    assert info.sites == ("docs",) and info.points_of("docs") == 18
+    assert info.sites == ("docs",)
+    assert info.points_of("docs") == 18
     assert store.backend.count(info.name) == 18
 
 
@@ -49,7 +52,8 @@ def test_rebuild_without_changes_is_a_noop(store: IndexStore, embedder: HashingE
     first = build(store, embedder, "docs", corpus())
     embedder.embedded.clear()
     again = build(store, embedder, "docs", list(reversed(corpus())))
-    assert again.unchanged and again.collection == first.collection
+    assert again.unchanged
+    assert again.collection == first.collection
     assert (again.embedded, again.reused) == (0, 18)
     assert embedder.embedded == []
     assert again.seconds < 0.5
@@ -89,7 +93,8 @@ def test_removed_page_disappears(store: IndexStore, embedder: HashingEmbedder) -
     build(store, embedder, "docs", chunks)
     gone = chunks[0].slug
     result = build(store, embedder, "docs", [c for c in chunks if c.slug != gone])
-    assert result.chunks == 15 and result.embedded == 0
+    assert result.chunks == 15
+    assert result.embedded == 0
     slugs = {p.payload["slug"] for p in store.backend.scroll(result.collection, vectors=False)}
     assert gone not in slugs
 
@@ -102,13 +107,15 @@ def test_sites_share_the_store_and_stay_searchable(
     result = build(store, embedder, "guide", guide)
     assert (result.chunks, result.points) == (4, 22)
     info = store.current(model_spec(embedder))
-    assert info is not None and info.sites == ("docs", "guide")
+    assert info is not None
+    assert info.sites == ("docs", "guide")
     for site in ("docs", "guide"):
         found = store.query(
             info, dense=None, sparse=query_vector("install the package with pip"),
             filter=QueryFilter(site=site), limit=50,
         )  # fmt: skip
-        assert found.hits and {h.chunk.site for h in found.hits} == {site}
+        assert found.hits
+        assert {h.chunk.site for h in found.hits} == {site}
     # re-indexing docs with a page less keeps guide untouched
     edited = build(store, embedder, "docs", docs[3:])
     assert edited.points == 19
@@ -123,7 +130,8 @@ def test_indexing_a_site_with_no_chunks_removes_it(
     result = build(store, embedder, "guide", [])
     assert (result.chunks, result.points) == (0, 18)
     info = store.current(model_spec(embedder))
-    assert info is not None and info.sites == ("docs",)
+    assert info is not None
+    assert info.sites == ("docs",)
 
 
 def test_keyword_only_collections_have_no_dense_vectors(store: IndexStore) -> None:
@@ -131,7 +139,8 @@ def test_keyword_only_collections_have_no_dense_vectors(store: IndexStore) -> No
     assert result.collection.startswith("docs_none_")
     assert (result.embedded, result.reused) == (0, 0)
     info = store.current(KEYWORD_ONLY)
-    assert info is not None and (info.dimension, info.dense_points, info.coverage) == (None, 0, 0)
+    assert info is not None
+    assert (info.dimension, info.dense_points, info.coverage) == (None, 0, 0)
     assert all(p.dense is None for p in store.backend.scroll(info.name, vectors=True))
 
 
@@ -145,12 +154,16 @@ def test_each_model_keeps_its_own_current_collection(
     # the new model has no collection yet: guide's chunks come along and are embedded too
     assert (switched.points, switched.embedded, switched.reused) == (20, 20, 0)
     first, second = store.current(model_spec(embedder)), store.current(model_spec(other))
-    assert first is not None and second is not None and first.name != second.name
+    assert first is not None
+    assert second is not None
+    assert first.name != second.name
     assert set(store.backend.collections()) == {first.name, second.name}
     assert store.latest() == second
 
 
-def test_batches_progress_and_interactive_hook(store: IndexStore, embedder: HashingEmbedder) -> None:
+def test_batches_progress_and_interactive_hook(
+    store: IndexStore, embedder: HashingEmbedder
+) -> None:
     events: list[str] = []
     result = build(
         store, embedder, "docs", corpus(), batch_size=5,
@@ -186,7 +199,8 @@ def test_failed_build_keeps_the_old_collection_and_leaves_nothing(
     with pytest.raises(EmbeddingError):
         build(store, embedder, "docs", changed, batch_size=4)
     info = store.current(model_spec(embedder))
-    assert info is not None and info.name == first.collection
+    assert info is not None
+    assert info.name == first.collection
     assert store.backend.collections() == [first.collection]
 
 
@@ -213,13 +227,15 @@ def test_partial_collection_is_never_served_and_is_rebuilt(
     backend.create(target, embedder.dimension)
     assert store.manifest(target) is None
     info = store.current(model_spec(embedder))
-    assert info is not None and info.name == first.collection
+    assert info is not None
+    assert info.name == first.collection
     fresh = IndexStore(EdgeBackend(index_root))
     try:
         result = build(fresh, embedder, "docs", edited)
     finally:
         fresh.close()
-    assert result.collection == target and result.embedded == 18
+    assert result.collection == target
+    assert result.embedded == 18
     assert sorted(p.name for p in (index_root / "collections").iterdir()) == [target]
 
 
@@ -245,7 +261,8 @@ def test_sealed_collection_without_pointer_is_adopted_without_embedding(
     target = build_name(store, embedder, edited)
     assert store.manifest(target) is not None  # sealed
     current = store.current(model_spec(embedder))
-    assert current is not None and current.name == first.collection
+    assert current is not None
+    assert current.name == first.collection
     embedder.embedded.clear()
     resumed = build(store, embedder, "docs", edited)
     assert (resumed.collection, resumed.embedded, resumed.unchanged) == (target, 0, False)

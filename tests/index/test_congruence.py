@@ -55,7 +55,9 @@ def test_lifecycle_is_the_same(any_store: IndexStore) -> None:
     third = build("guide", corpus("guide", 2, 2))
     assert third.points == 22
     info = any_store.current(model_spec(embedder))
-    assert info is not None and info.name == third.collection and info.dense_points == 22
+    assert info is not None
+    assert info.name == third.collection
+    assert info.dense_points == 22
     assert any_store.backend.collections() == [third.collection]
     assert any_store.backend.pointers() == {model_spec(embedder).key: third.collection}
 
@@ -79,17 +81,21 @@ def test_queries_are_the_same(any_store: IndexStore) -> None:
     keyword = any_store.query(
         info, dense=None, sparse=query_vector("shm-size"), filter=QueryFilter(), limit=3
     )
-    assert keyword.hits and "shm-size" in keyword.hits[0].chunk.text
+    assert keyword.hits
+    assert "shm-size" in keyword.hits[0].chunk.text
 
 
 def test_keyword_only_is_the_same(any_store: IndexStore) -> None:
     build_index(any_store, None, "docs", corpus(), sparse=document_vector)
     info = any_store.current(KEYWORD_ONLY)
-    assert info is not None and info.dimension is None and info.dense_points == 0
+    assert info is not None
+    assert info.dimension is None
+    assert info.dense_points == 0
     result = any_store.query(
         info, dense=None, sparse=query_vector(QUESTION), filter=QueryFilter(), limit=3
     )
-    assert result.mode == "keyword" and result.hits[0].chunk.heading.startswith("Websockets")
+    assert result.mode == "keyword"
+    assert result.hits[0].chunk.heading.startswith("Websockets")
 
 
 def test_both_stores_rank_alike(tmp_path: Path) -> None:
@@ -107,3 +113,11 @@ def test_both_stores_rank_alike(tmp_path: Path) -> None:
         rankings.append([(round(h.score, 4), round(h.dense_score or 0, 4)) for h in result.hits])
         store.close()
     assert sorted(rankings[0]) == sorted(rankings[1])  # fused ties may break either way
+
+
+def test_a_chunk_without_terms_is_still_indexed(any_store: IndexStore) -> None:
+    chunks = corpus()
+    chunks[0] = replace(chunks[0], title="", heading="", heading_trail=(), text="the and of")
+    assert not document_vector(chunks[0])
+    result = build_index(any_store, HashingEmbedder(), "docs", chunks, sparse=document_vector)
+    assert result.points == 18

@@ -53,7 +53,8 @@ def test_hybrid_query_returns_fused_hits_with_exact_cosines(
     result = store.query(
         info, dense=dense, sparse=query_vector(QUESTION), filter=QueryFilter(site="docs"), limit=5
     )
-    assert result.mode == "hybrid" and len(result.hits) == 5
+    assert result.mode == "hybrid"
+    assert len(result.hits) == 5
     assert result.hits[0].chunk.heading.startswith("Websockets")
     scores = [h.score for h in result.hits]
     assert scores == sorted(scores, reverse=True)
@@ -80,11 +81,13 @@ def test_filters_by_site_locale_and_audience(store: IndexStore, embedder: Hashin
 
     assert {h.chunk.site for h in hits(QueryFilter(site="guide"))} == {"guide"}
     cs = hits(QueryFilter(site="docs", locales=("cs",)))
-    assert cs and {h.chunk.locale for h in cs} == {"cs"}
+    assert cs
+    assert {h.chunk.locale for h in cs} == {"cs"}
     both = hits(QueryFilter(site="docs", locales=("cs", "en")))
     assert {h.chunk.locale for h in both} == {"cs", "en"}
     dev = hits(QueryFilter(audience="developer"))
-    assert dev and {h.chunk.audience for h in dev} == {"developer"}
+    assert dev
+    assert {h.chunk.audience for h in dev} == {"developer"}
     assert hits(QueryFilter(site="nope")) == []
 
 
@@ -122,8 +125,10 @@ def test_keyword_only_collection_ignores_the_query_vector(store: IndexStore) -> 
         info, dense=np.ones(64, dtype=np.float32), sparse=query_vector(QUESTION),
         filter=QueryFilter(site="docs"), limit=3,
     )  # fmt: skip
-    assert result.mode == "keyword" and result.best_dense is None
-    assert result.hits and all(h.dense_score is None for h in result.hits)
+    assert result.mode == "keyword"
+    assert result.best_dense is None
+    assert result.hits
+    assert all(h.dense_score is None for h in result.hits)
     assert result.hits[0].chunk.heading.startswith("Websockets")
 
 
@@ -131,7 +136,8 @@ def test_empty_query_returns_nothing(store: IndexStore, embedder: HashingEmbedde
     info = indexed(store, embedder)
     empty = SparseVector((), ())
     result = store.query(info, dense=None, sparse=empty, filter=QueryFilter(), limit=3)
-    assert result.hits == () and result.best_dense is None
+    assert result.hits == ()
+    assert result.best_dense is None
 
 
 def test_query_vector_of_the_wrong_model_is_refused(
@@ -155,7 +161,8 @@ def test_a_reader_keeps_answering_during_a_build_and_then_switches(
 
     def search_meanwhile() -> None:  # runs while the builder holds its lock
         info = reader.current(model)
-        assert info is not None and info.name == old.name
+        assert info is not None
+        assert info.name == old.name
         hits = reader.query(info, dense=None, sparse=query_vector("install pip"),
                             filter=QueryFilter(), limit=3).hits  # fmt: skip
         seen.append(len(hits))
@@ -163,11 +170,13 @@ def test_a_reader_keeps_answering_during_a_build_and_then_switches(
     edited = [replace(c, text=c.text + " edited") for c in corpus()]
     build_index(store, embedder, "docs", edited, sparse=document_vector,
                 between_batches=search_meanwhile)  # fmt: skip
-    assert seen and all(n == 3 for n in seen)
+    assert seen
+    assert all(n == 3 for n in seen)
     # the builder could not drop the old collection: the reader still holds it open
     assert old.name in store.backend.collections()
     new = reader.current(model)
-    assert new is not None and new.name != old.name
+    assert new is not None
+    assert new.name != old.name
     # on noticing the swap the reader let go of the old one and removed it
     assert store.backend.collections() == [new.name]
     reader.close()
@@ -183,7 +192,8 @@ def test_a_stale_collection_info_is_answered_by_the_new_collection(
     build_index(store, embedder, "docs", corpus()[2:], sparse=document_vector)
     result = store.query(stale, dense=None, sparse=query_vector("pip"), filter=QueryFilter(),
                          limit=1)  # fmt: skip
-    assert result.collection != stale.name and result.hits
+    assert result.collection != stale.name
+    assert result.hits
 
 
 def test_unreadable_manifest_is_a_store_error(

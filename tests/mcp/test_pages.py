@@ -14,8 +14,8 @@ from askdocs.mcp.pages import (
     find_page,
     page_url,
     section_slice,
-    split_ref,
 )
+from askdocs.mcp.refs import split_ref
 from askdocs.settings import CorpusSettings, SiteConfig
 from askdocs.sites import folder_site
 from tests.mcp.conftest import FIXTURE_DOCS

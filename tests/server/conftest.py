@@ -106,7 +106,9 @@ def rig_settings(
             "verify_url": siteverify.url + "/siteverify",
             "timeout_seconds": 0.5,
         },
-        "ask": {"burst_per_minute": 3, "daily_visitor_limit": 2},
+        # A generous store timeout: a healthy store on a loaded CI machine must never look
+        # down. The fail-closed tests set the production default (0.5 s) themselves.
+        "ask": {"burst_per_minute": 3, "daily_visitor_limit": 2, "limits_timeout_seconds": 3},
     }
     for key, value in extra.items():
         if isinstance(value, dict) and isinstance(values.get(key), dict):

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from askdocs.settings import AskSettings
 from tests.guard.redis_server import RedisProcess, closed_port_url
 from tests.llm.scripted import Reply
 from tests.server.conftest import QUIET_HOST, Rig, client
@@ -97,7 +98,7 @@ async def test_daily_limit_stops_before_retrieval(rig: Rig) -> None:
 
 
 async def test_redis_refused_is_503_before_anything(rig: Rig) -> None:
-    app = rig.app(redis_url=closed_port_url())
+    app = rig.app(redis_url=closed_port_url(), ask=production_timeout(rig))
     started = time.monotonic()
     async with client(app) as http:
         response = await post(http, BAD_BODY)
@@ -108,7 +109,7 @@ async def test_redis_refused_is_503_before_anything(rig: Rig) -> None:
 
 
 async def test_redis_paused_is_503_within_a_second(rig: Rig, own_redis: RedisProcess) -> None:
-    app = rig.app(redis_url=own_redis.url)
+    app = rig.app(redis_url=own_redis.url, ask=production_timeout(rig))
     async with client(app) as http:
         with own_redis.paused():
             started = time.monotonic()
@@ -123,7 +124,7 @@ async def test_redis_paused_is_503_within_a_second(rig: Rig, own_redis: RedisPro
 async def test_daily_limits_unreachable_is_503_after_the_bot_check(
     rig: Rig, own_redis: RedisProcess
 ) -> None:
-    app = rig.app(redis_url=own_redis.url)
+    app = rig.app(redis_url=own_redis.url, ask=production_timeout(rig))
     async with client(app) as http:
         await app.state.runtime.limiter.burst(_visitor(app))  # connected
         passes(rig)
@@ -143,6 +144,10 @@ async def test_daily_limits_unreachable_is_503_after_the_bot_check(
     assert (response.status_code, code(response)) == (503, "limits_unavailable")
     assert elapsed < 1.5
     assert rig.model.received == []
+
+
+def production_timeout(rig: Rig) -> AskSettings:
+    return rig.settings.ask.model_copy(update={"limits_timeout_seconds": 0.5})
 
 
 def _visitor(app: Any) -> str:

@@ -10,7 +10,7 @@ one that fails later ends the text with ``INTERRUPTED_MARKER``.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal
@@ -24,7 +24,7 @@ from askdocs.errors import ModelError
 from askdocs.llm.types import ChatEvent, ChatMessage, ChatModel, ChatRequest, Finish, TextDelta
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
-from askdocs.types import Hit
+from askdocs.types import Hit, SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +84,20 @@ async def retrieve(
     search = partial(
         service.search, text, site=question.site.id, locale=question.locale, limit=count
     )
-    result = await anyio.to_thread.run_sync(search, limiter=limiter)
+    result = await anyio.to_thread.run_sync(interactive(service, search), limiter=limiter)
     if not result.match:
         return []
     return [hit for hit in result.hits if hit.site == question.site.id][:count]
+
+
+def interactive(service: AskDocs, search: Callable[[], SearchResult]) -> Callable[[], SearchResult]:
+    """Run ``search`` as interactive work: background indexing yields to it between batches."""
+
+    def run() -> SearchResult:
+        with service.monitor.interactive():
+            return search()
+
+    return run
 
 
 async def model_text(model: ChatModel, request: ChatRequest) -> AsyncIterator[str]:

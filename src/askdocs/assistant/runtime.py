@@ -10,12 +10,12 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from askdocs.assistant.activity import MONITOR, ActivityMonitor
 from askdocs.assistant.registry import TurnRegistry
 from askdocs.assistant.store import ThreadStore
 from askdocs.assistant.tools import ToolRegistry
 from askdocs.assistant.toolset import ToolDeps, build_registry
 from askdocs.db import Database
+from askdocs.indexing import ActivityMonitor
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
@@ -32,8 +32,12 @@ class AssistantRuntime:
     db: Database
     model: ChatModel | None
     tools: ToolRegistry
-    monitor: ActivityMonitor = MONITOR
     turns: TurnRegistry = field(default_factory=TurnRegistry)
+
+    @property
+    def monitor(self) -> ActivityMonitor:
+        """The service's process-wide count of interactive turns (the indexer yields to it)."""
+        return self.service.monitor
 
     @classmethod
     def build(

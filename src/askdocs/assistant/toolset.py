@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from askdocs.assistant.admin_tools import ADMIN_TOOL_FACTORIES
 from askdocs.assistant.docs_tool import SearchDocsTool
 from askdocs.assistant.tools import Tool, ToolRegistry
 from askdocs.db import Database
@@ -30,7 +31,7 @@ def search_docs(deps: ToolDeps) -> Tool:
     return SearchDocsTool(deps.service, deps.settings.assistant, deps.settings.assistant.docs_site)
 
 
-TOOL_FACTORIES: list[ToolFactory] = [search_docs]
+TOOL_FACTORIES: list[ToolFactory] = [search_docs, *ADMIN_TOOL_FACTORIES]
 
 
 def build_registry(deps: ToolDeps, factories: list[ToolFactory] | None = None) -> ToolRegistry:

@@ -30,9 +30,9 @@ from askdocs.embeddings.protocol import Vectors
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
 
-MODEL_NAME = "all-minilm-l6-v2"
-MODEL_ID = f"local:{MODEL_NAME}"
-MODEL_ALIASES = frozenset({MODEL_NAME, f"sentence-transformers/{MODEL_NAME}"})
+MODEL_NAME = "all-MiniLM-L6-v2"
+MODEL_ID = f"local:{MODEL_NAME}"  # search/threshold.py keys its calibrated value on this
+MODEL_ALIASES = frozenset({MODEL_NAME.lower(), f"sentence-transformers/{MODEL_NAME}".lower()})
 BATCH_SIZE = 16  # texts per onnxruntime call; measured faster than 32 or 64 on CPU
 
 
@@ -45,8 +45,11 @@ class LocalEmbedder:
         threads: int | None = None,
         model_dir: Path | None = None,
         batch_size: int = BATCH_SIZE,
+        fused: bool | None = None,
     ) -> None:
+        """``fused``: None picks the fastest graph the runtime supports (see bert_graph)."""
         self._threads = threads
+        self._fused = fused
         self._model_dir = model_dir
         self._batch_size = max(1, batch_size)
         self._config: ModelConfig | None = None
@@ -86,7 +89,7 @@ class LocalEmbedder:
         return self.embed_documents([text])
 
     def _runtime(self) -> EncoderRuntime:
-        return load_runtime(self.model_dir, self._threads)
+        return load_runtime(self.model_dir, self._threads, fused=self._fused)
 
 
 def _length_sorted_batches(encodings: Sequence[Encoding], size: int) -> Iterator[list[int]]:

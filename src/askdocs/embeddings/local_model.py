@@ -153,17 +153,26 @@ def _session(model: Any, threads: int) -> Any:
     )
 
 
-_CACHE: dict[tuple[Path, int], EncoderRuntime] = {}
+_CACHE: dict[tuple[Path, int, bool | None], EncoderRuntime] = {}
 _LOCK = threading.Lock()
 
 
-def load_runtime(model_dir: Path, threads: int | None) -> EncoderRuntime:
-    """The process-wide runtime for this folder and thread count (built on first use)."""
-    count = threads or os.cpu_count() or 1
-    key = (model_dir.resolve(), count)
+def load_runtime(
+    model_dir: Path, threads: int | None, *, fused: bool | None = None
+) -> EncoderRuntime:
+    """The process-wide runtime for this folder, thread count and graph form (built once)."""
+    count = threads or usable_cpus()
+    key = (model_dir.resolve(), count, fused)
     with _LOCK:
         runtime = _CACHE.get(key)
         if runtime is None:
-            runtime = EncoderRuntime(model_dir, count)
+            runtime = EncoderRuntime(model_dir, count, fused=fused)
             _CACHE[key] = runtime
         return runtime
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (respects affinity / container cpusets)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1

@@ -10,6 +10,7 @@ from askdocs.embeddings.protocol import Vectors
 from askdocs.errors import EmbeddingError
 
 BAD_RESPONSE = "embedding_bad_response"
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def to_unit_rows(
@@ -42,9 +43,10 @@ def _matrix(rows: Sequence[object], source: str) -> Vectors:
         raise EmbeddingError(f"{source} returned embeddings of mixed sizes", code=BAD_RESPONSE)
     if not all(_is_number(v) for row in rows if isinstance(row, list) for v in row):
         raise EmbeddingError(f"{source} returned non-numeric embedding values", code=BAD_RESPONSE)
-    matrix = np.asarray(rows, dtype=np.float32)
-    if not np.isfinite(matrix).all():
+    wide = np.asarray(rows, dtype=np.float64)
+    if not np.isfinite(wide).all() or np.abs(wide).max() > _FLOAT32_MAX:
         raise EmbeddingError(f"{source} returned non-finite embedding values", code=BAD_RESPONSE)
+    matrix: Vectors = wide.astype(np.float32)
     return matrix
 
 

@@ -4,8 +4,9 @@ A collection is named ``docs_{model-slug}_{model-hash8}_{corpus-hash12}`` (seed 
 
 * the model is part of the name because vectors of different models are not comparable;
 * the corpus hash covers every chunk of every site in the collection (through one
-  fingerprint per site) plus ``INDEX_VERSION`` and the lexical analysis version, so any
-  doc edit, any change to the point layout or to BM25 tokenisation gives a new name.
+  fingerprint per site) plus ``INDEX_VERSION``, the chunker's ``CHUNKER_VERSION`` and the
+  lexical analysis version, so any doc edit, any change to the point layout, the chunking
+  or the BM25 tokenisation gives a new name.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import askdocs.corpus  # noqa: F401  (first: importing chunking alone hits an import cycle)
+from askdocs.chunking import CHUNKER_VERSION
 from askdocs.index.payload import fingerprint_payload
 from askdocs.types import Chunk
 
@@ -88,7 +91,7 @@ def site_hash(chunks: Iterable[Chunk]) -> str:
 def corpus_hash(site_hashes: Mapping[str, str], lexical_version: str) -> str:
     """The collection's content hash: every site's fingerprint plus the versions."""
     sites = "\n".join(f"{site} {digest}" for site, digest in sorted(site_hashes.items()))
-    return _sha(f"{INDEX_VERSION}\n{lexical_version}\n{sites}")
+    return _sha(f"{INDEX_VERSION}\n{CHUNKER_VERSION}\n{lexical_version}\n{sites}")
 
 
 def _sha(text: str) -> str:

@@ -10,13 +10,14 @@ from typing import TypeVar
 import anyio.to_thread
 
 from askdocs.answer.flow import Question, answer
-from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.corpus import CorpusSnapshot
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatMessage
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
 from askdocs.mcp.indexing import BackgroundIndex
 from askdocs.mcp.models import ArticleOutput, AskOutput, AskSource, CatalogOutput, SearchOutput
-from askdocs.mcp.pages import article_output, catalog_pages, find_page, search_output, split_ref
+from askdocs.mcp.pages import article_output, catalog_pages, find_page, search_output
+from askdocs.mcp.refs import split_ref
 from askdocs.service import AskDocs
 from askdocs.settings import SiteConfig
 
@@ -35,7 +36,6 @@ class LocalBackend:
         self.service = service
         self.wait_seconds = index_wait_seconds
         self.indexes = {site.id: _background_index(service, site.id) for site in service.sites}
-        self._corpus = CorpusCache()  # re-reads only files whose stat changed
 
     async def start(self) -> None:
         for index in self.indexes.values():
@@ -88,8 +88,7 @@ class LocalBackend:
 
     async def _snapshot(self, site: SiteConfig) -> CorpusSnapshot:
         """The corpus as it is now (edits show at once; unchanged files are not re-parsed)."""
-        settings = self.service.settings.corpus
-        return await _in_thread(lambda: read_site(site, settings, self._corpus))
+        return await _in_thread(partial(self.service.snapshot, site.id))
 
 
 def _background_index(service: AskDocs, site_id: str) -> BackgroundIndex:

@@ -10,7 +10,10 @@ class Citation(BaseModel):
 
     title: str = Field(description="Page title.")
     heading: str = Field(description="Section heading (the page title for a whole page).")
-    path: str = Field(description="File path relative to its docs root, e.g. tutorial/cors.md.")
+    path: str | None = Field(
+        description="File path relative to its docs root, e.g. tutorial/cors.md "
+        "(null when the API does not say: server-mode articles)."
+    )
     url: str = Field(description="Link to the section, with #anchor.")
     anchor: str = Field(description="Section anchor (id) within the page; empty for the page.")
     locale: str = Field(description="Language of the text, e.g. en.")
@@ -55,7 +58,7 @@ class ArticleOutput(BaseModel):
 
 class CatalogPage(BaseModel):
     slug: str
-    path: str
+    path: str | None = Field(description="File path relative to the docs root (local mode).")
     title: str
     description: str | None
     url: str

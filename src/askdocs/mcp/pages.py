@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from askdocs.chunking import format_url
 from askdocs.errors import NotFound
@@ -17,24 +16,9 @@ from askdocs.mcp.models import (
     SearchOutput,
     SectionRef,
 )
+from askdocs.mcp.refs import split_ref
 from askdocs.settings import SiteConfig
 from askdocs.types import Hit, Page, SearchResult, Section
-
-DOCS_PREFIXES = ("/docs/developer/", "/docs/", "docs/")
-
-
-def split_ref(ref: str) -> tuple[str, str | None]:
-    """``"/docs/tutorial/cors#use-corsmiddleware"`` -> ``("tutorial/cors", "use-corsmiddleware")``.
-
-    Accepts a slug, a path relative to the docs root, or a citation url.
-    """
-    parts = urlsplit(ref.strip())
-    key = unquote(parts.path)
-    for prefix in DOCS_PREFIXES:
-        if key.startswith(prefix):
-            key = key[len(prefix) :]
-            break
-    return key.strip("/"), (unquote(parts.fragment) or None)
 
 
 def _matches(page: Page, key: str) -> bool:

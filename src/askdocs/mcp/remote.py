@@ -25,7 +25,9 @@ from askdocs.errors import (
 )
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+from askdocs.mcp.refs import split_ref
 from askdocs.mcp.wire import article_from_api, ask_from_api, catalog_from_api, search_from_api
+from askdocs.types import DEFAULT_LOCALE
 
 T = TypeVar("T")
 CONNECT_SECONDS = 3.0
@@ -64,13 +66,15 @@ class RemoteBackend:
         return _parsed(lambda: search_from_api(args.query, data))
 
     async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput:
-        path = f"/api/docs/articles/{quote(args.ref.strip('/'), safe='/')}"
-        params = _params(site=args.site, locale=args.locale, format="markdown")
+        key, anchor = split_ref(args.ref)
+        slug = key.removesuffix(".md").removesuffix(".mdx") or "index"
+        path = f"/api/docs/articles/{quote(slug, safe='/')}"
+        params = _params(site=args.site, locale=args.locale or DEFAULT_LOCALE)
         data = await self._request(call, "GET", path, params=params)
-        return _parsed(lambda: article_from_api(args.section, data))
+        return _parsed(lambda: article_from_api(args.section or anchor, data))
 
     async def catalog(self, call: Call, site: str | None, locale: str | None) -> CatalogOutput:
-        params = _params(site=site, locale=locale)
+        params = _params(site=site, locale=locale or DEFAULT_LOCALE)  # the reader wants one
         data = await self._request(call, "GET", "/api/docs/catalog", params=params)
         return _parsed(lambda: catalog_from_api(data))
 
@@ -123,6 +127,8 @@ def _params(**values: object) -> dict[str, str]:
 def _parsed(parse: Callable[[], T]) -> T:
     try:
         return parse()
+    except AskDocsError:
+        raise
     except (ValidationError, KeyError, TypeError, ValueError) as exc:
         raise ServiceUnavailable(
             "the askdocs API sent a response this MCP server does not understand "

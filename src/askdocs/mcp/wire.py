@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from askdocs.errors import NotFound
+from askdocs.mcp.htmlmd import html_parts, section_parts, tidy
 from askdocs.mcp.models import (
     ArticleOutput,
     AskOutput,
@@ -59,28 +61,61 @@ def search_from_api(query: str, data: object) -> SearchOutput:
 
 
 def article_from_api(section: str | None, data: object) -> ArticleOutput:
+    """A reader API ``Article`` (sanitised HTML) as Markdown: the page, or one section."""
     body = _obj(data)
-    sections = [_obj(s) for s in body.get("sections") or ()]
+    title, url = str(body["title"]), str(body["url"])
+    toc = [
+        SectionRef(heading=str(t["text"]), anchor=str(t["id"]), level=int(t["level"]))
+        for t in (_obj(item) for item in body.get("toc") or ())
+    ]
+    parts = html_parts(str(body["html"]))
+    chosen = section_parts(parts, section) if section else parts
+    if chosen is None:
+        names = ", ".join(entry.anchor for entry in toc)
+        raise NotFound(
+            f"page {body['slug']!r} has no section {section!r}; its sections are: {names}",
+            code="section_not_found",
+        )
+    first = chosen[0] if section else None
+    text = "\n\n".join(part.markdown for part in chosen)
+    anchor = (first.anchor or "") if first else ""
     return ArticleOutput(
         slug=str(body["slug"]),
-        title=str(body["title"]),
+        title=title,
         locale=str(body["locale"]),
         translated=bool(body.get("translated", True)),
-        markdown=str(body["markdown"]),
-        citation=citation_from_api(body),
-        sections=[
-            SectionRef(heading=str(s["heading"]), anchor=str(s["anchor"]), level=int(s["level"]))
-            for s in sections
-        ],
+        markdown=tidy(text if section else f"# {title}\n\n{text}"),
+        citation=Citation(
+            title=title,
+            heading=first.heading if first else title,
+            path=None,
+            url=f"{url}#{anchor}" if anchor else url,
+            anchor=anchor,
+            locale=str(body["locale"]),
+        ),
+        sections=toc,
     )
 
 
 def catalog_from_api(data: object) -> CatalogOutput:
+    """A reader API ``Catalog``: its categories' articles, flattened in reading order."""
     body = _obj(data)
+    articles = [
+        _obj(article) for category in body["categories"] for article in _obj(category)["articles"]
+    ]
     return CatalogOutput(
-        site=str(body.get("site") or ""),
-        locale=str(body.get("locale") or ""),
-        pages=[CatalogPage.model_validate(_obj(p)) for p in body["pages"]],
+        site=str(body["site"]),
+        locale=str(body["locale"]),
+        pages=[
+            CatalogPage(
+                slug=str(a["slug"]),
+                path=None,
+                title=str(a["title"]),
+                description=a.get("description"),
+                url=str(a["url"]),
+            )
+            for a in articles
+        ],
     )
 
 

@@ -55,6 +55,8 @@ def render_body(
     max_chars: int,
 ) -> Body:
     """Resolve links and images, sanitise, and bound the size of the result."""
+    if markup.weight > max_chars:
+        raise RenderFailed(f"rendered HTML is too large (up to {markup.weight} characters)")
     links = {ref.n: resolve_link(ref.href, context) for ref in markup.links}
     images = {ref.n: _image_url(page.slug, check_image(ref)) for ref in markup.images}
     html = sanitize_html(finish(markup, links, images))

@@ -2,9 +2,9 @@
 
 Readable pages are those of the user projection: a page of a developer root (or with
 ``audience: developer``) is never in the reader. Administrator guides are user pages
-labelled ``administrator``: front matter ``admin: true`` or the ``administration``
-category. A page's category is its front matter ``category`` or else the first folder of
-its slug; pages at the top of their docs folder are ``general``.
+labelled ``administrator``: front matter ``admin: true`` or the ``admin`` /
+``administration`` category. A page's category is its front matter ``category`` or else
+the first folder of its slug; pages at the top of their docs folder are ``general``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from askdocs.reader.labels import GENERAL, audience_label, category_label, category_rank
+from askdocs.reader.labels import (
+    ADMIN_CATEGORIES,
+    GENERAL,
+    audience_label,
+    category_label,
+    category_rank,
+)
 from askdocs.reader.links import article_href
 from askdocs.reader.schemas import (
     ArticleRef,
@@ -38,7 +44,7 @@ def category_of(page: Page) -> str:
 
 
 def reader_audience(page: Page) -> ReaderAudience:
-    admin = page.meta.get("admin") is True or category_of(page) == "administration"
+    admin = page.meta.get("admin") is True or category_of(page) in ADMIN_CATEGORIES
     return "administrator" if admin else "user"
 
 

@@ -19,12 +19,14 @@ _CATEGORIES: Final = MappingProxyType(
         "general": ("General", "Obecné", "Všeobecné"),
         "getting-started": ("Getting started", "Začínáme", "Začíname"),
         "guides": ("Guides", "Návody", "Návody"),
+        "guide": ("Guide", "Průvodce", "Sprievodca"),
         "tutorial": ("Tutorial", "Výukový kurz", "Výukový kurz"),
         "tutorials": ("Tutorials", "Výukové kurzy", "Výukové kurzy"),
         "how-to": ("How-to guides", "Postupy", "Postupy"),
         "concepts": ("Concepts", "Koncepty", "Koncepty"),
         "configuration": ("Configuration", "Konfigurace", "Konfigurácia"),
         "administration": ("Administration", "Správa", "Správa"),
+        "admin": ("Administration", "Správa", "Správa"),
         "deployment": ("Deployment", "Nasazení", "Nasadenie"),
         "integrations": ("Integrations", "Integrace", "Integrácie"),
         "advanced": ("Advanced", "Pokročilé", "Pokročilé"),
@@ -40,7 +42,7 @@ _AUDIENCES: Final = MappingProxyType(
     }
 )
 _LOCALE_INDEX: Final = MappingProxyType({"en": 0, "cs": 1, "sk": 2})
-ADMIN_AUDIENCE_VALUES: Final = frozenset({"admin", "administrator", "administrators"})
+ADMIN_CATEGORIES: Final = frozenset({"admin", "administration"})
 
 
 def category_label(category: str, locale: str) -> str:

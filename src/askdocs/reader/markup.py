@@ -19,8 +19,6 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from askdocs.corpus.markdown import make_markdown_it
-
 MARKUP_VERSION = "1"
 # The corpus's heading attribute block ("{#id}", "{ #id }", "{: #id .class }"), removed
 # from the visible heading text exactly as the corpus removes it from ``Heading.text``.
@@ -58,10 +56,22 @@ class Markup:
     links: tuple[LinkRef, ...]
     title_omitted: bool
 
+    @property
+    def weight(self) -> int:
+        """Characters the finished HTML can hold at most before sanitising: the markup plus
+        every link and image target and text that a placeholder may expand into."""
+        links = sum(len(ref.href) + len(ref.title or "") + 64 for ref in self.links)
+        images = sum(
+            len(ref.src) + 2 * len(ref.alt) + len(ref.title or "") + 96 for ref in self.images
+        )
+        return len(self.html) + links + images
+
 
 def make_renderer() -> MarkdownIt:
-    """The corpus's markdown-it (``js-default``, raw HTML off) with the placeholder rules."""
-    md = make_markdown_it()
+    """markdown-it ``js-default`` with raw HTML off, the very configuration of the corpus's
+    ``make_markdown_it`` (a test holds them equal; importing the corpus here would slow
+    every render worker's start), plus the placeholder rules."""
+    md = MarkdownIt("js-default", {"html": False})
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("link_close", _link_close)
     md.add_render_rule("image", _image)

@@ -16,6 +16,8 @@ from multiprocessing.connection import Connection
 
 from askdocs.reader.markup import Markup, MarkupJob
 
+STARTUP_TIMEOUT = 30.0
+
 
 class RenderFailed(Exception):
     """A render that timed out, produced too much output or crashed its worker."""
@@ -35,6 +37,18 @@ class _Worker:
         self.reader = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()
         self.process.stdout.close()
+        self._await_ready()
+
+    def _await_ready(self) -> None:
+        """A fresh worker says it is ready once imported, so start-up never eats into a
+        render's time budget."""
+        try:
+            if self.reader.poll(STARTUP_TIMEOUT) and self.reader.recv()[0] == "ready":
+                return
+        except (EOFError, OSError):
+            pass
+        self.stop()
+        raise RenderFailed("the render worker did not start")
 
     def stop(self) -> None:
         self.writer.close()

@@ -27,8 +27,8 @@ def answer(job: object, max_output_chars: int) -> Answer:
         markup = render_markup(job, _renderer())
     except Exception as exc:  # a parser bug answers, it does not kill the worker
         return ("error", f"{type(exc).__name__}: {exc}")
-    if len(markup.html) > max_output_chars:
-        return ("too-large", len(markup.html))
+    if markup.weight > max_output_chars:
+        return ("too-large", markup.weight)
     return ("ok", markup)
 
 
@@ -43,6 +43,8 @@ def main() -> None:
     os.dup2(2, 1)
     reader = Connection(0, writable=False)
     writer = Connection(protocol_out, readable=False)
+    _renderer()
+    writer.send(("ready", None))
     while True:
         try:
             job = reader.recv()

@@ -27,7 +27,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -248,3 +248,24 @@ def average_length(chunks: Iterable[_HasFields], weights: FieldWeights | None = 
     """The mean weighted term count of ``chunks`` (``avgdl``), at least 1."""
     lengths = [sum(document_terms(chunk, weights).values()) for chunk in chunks]
     return max(1.0, sum(lengths) / len(lengths)) if lengths else DEFAULT_AVGDL
+
+
+LEXICAL_VERSION = "askdocs-bm25-1"  # bump when the analysis above changes its terms
+
+
+def lexical_version(params: Bm25Params | None = None, weights: FieldWeights | None = None) -> str:
+    """Names the analysis and its parameters; the index rebuilds sparse vectors on change."""
+    p, w = params or Bm25Params(), weights or FieldWeights()
+    fields = f"h{w.heading}t{w.trail}T{w.title}x{w.text}"
+    return f"{LEXICAL_VERSION}:k1={p.k1}:b={p.b}:avgdl={p.avgdl}:{fields}"
+
+
+def sparse_encoder(
+    params: Bm25Params | None = None, weights: FieldWeights | None = None
+) -> Callable[[_HasFields], SparseVector]:
+    """``document_vector`` with fixed parameters, as the index builder wants it."""
+
+    def encode(chunk: _HasFields) -> SparseVector:
+        return document_vector(chunk, params, weights)
+
+    return encode

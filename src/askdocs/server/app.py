@@ -1,25 +1,24 @@
 """The FastAPI app factory: ``create_app(settings=None, service=None)``.
 
-Start-up never waits for indexing: the lifespan starts a background thread that runs
-``service.ensure_indexed()`` at once and then every ``index.recheck_seconds``; search and
-Ask AI answer 503 ``index_building`` until a first complete collection exists.
+Start-up never waits for indexing: the lifespan starts the engine's ``IndexingService``, a
+daemon thread that runs ``service.ensure_indexed()`` after ``index.first_run_delay_seconds``
+and then every ``index.recheck_seconds``; search and Ask AI answer 503 ``index_building``
+until a first complete collection exists.
 """
 
 from __future__ import annotations
 
 import importlib
-import logging
-import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import anyio.to_thread
 from fastapi import FastAPI
 
-from askdocs.errors import AskDocsError
 from askdocs.guard.botcheck import create_bot_check, require_bot_check_for_public_binding
 from askdocs.guard.limiter import Limiter, open_limits_store
 from askdocs.guard.visitor import visitor_key
+from askdocs.indexing import IndexingService
 from askdocs.llm.registry import create_chat_model
 from askdocs.server.deps import Runtime
 from askdocs.server.errors import install_error_handlers
@@ -27,7 +26,6 @@ from askdocs.server.routes import ROUTER_MODULES
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, load_settings
 
-log = logging.getLogger(__name__)
 SHUTDOWN_WAIT_SECONDS = 10.0
 
 
@@ -59,42 +57,22 @@ def build_runtime(settings: Settings) -> Runtime:
 def _lifespan(owns_service: bool) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        stop = threading.Event()
         settings: Settings = app.state.settings
-        indexer = BackgroundIndexer(app.state.service, settings, stop)
+        indexing = IndexingService(
+            app.state.service,
+            first_run_delay=settings.index.first_run_delay_seconds,
+            recheck=settings.index.recheck_seconds,
+            retry=settings.index.retry_seconds,
+        )
         if settings.server.index_in_background:
-            indexer.start()
+            indexing.start()
+        app.state.indexing = indexing
         try:
             yield
         finally:
-            stop.set()
             await app.state.runtime.limiter.close()
-            if indexer.is_alive():
-                await anyio.to_thread.run_sync(indexer.join, SHUTDOWN_WAIT_SECONDS)
-            if owns_service and not indexer.is_alive():
+            await anyio.to_thread.run_sync(indexing.stop, SHUTDOWN_WAIT_SECONDS)
+            if owns_service:
                 app.state.service.close()
 
     return lifespan
-
-
-class BackgroundIndexer(threading.Thread):
-    """Keeps every configured site indexed: now, then every ``index.recheck_seconds``."""
-
-    def __init__(self, service: AskDocs, settings: Settings, stop: threading.Event) -> None:
-        super().__init__(name="askdocs-indexer", daemon=True)
-        self._service = service
-        self._index = settings.index
-        self._stop = stop
-
-    def run(self) -> None:
-        while not self._stop.is_set():
-            wait = self._index.recheck_seconds
-            try:
-                self._service.ensure_indexed()
-            except AskDocsError as exc:
-                log.warning("background indexing failed: %s", exc)
-                wait = self._index.retry_seconds
-            except Exception:
-                log.exception("background indexing crashed")
-                wait = self._index.retry_seconds
-            self._stop.wait(wait)

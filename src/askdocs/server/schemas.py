@@ -94,3 +94,27 @@ class AskSource(BaseModel):
     title: str
     url: str
     heading: str
+
+
+ASK_REQUEST_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "required": ["messages"],
+    "properties": {
+        "token": {"type": "string", "maxLength": 2048, "description": "bot-check token"},
+        "locale": {"type": "string", "maxLength": 35},
+        "messages": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 8,
+            "items": {
+                "type": "object",
+                "required": ["role", "content"],
+                "properties": {
+                    "role": {"type": "string", "enum": ["user", "assistant"]},
+                    "content": {"type": "string", "maxLength": 4000},
+                },
+            },
+        },
+    },
+}
+"""The documented body of ``POST /api/ask`` (``guard.validation`` enforces it, with codes)."""

@@ -7,6 +7,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.ask",
     "askdocs.server.routes.turnstile",
     "askdocs.server.routes.assistant",
+    "askdocs.server.routes.admin",
     "askdocs.server.routes.reader",
     "askdocs.server.routes.web",
 )

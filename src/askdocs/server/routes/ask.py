@@ -30,7 +30,7 @@ from askdocs.server.deps import (
     settings_of,
     visitor_of,
 )
-from askdocs.server.schemas import ErrorBody
+from askdocs.server.schemas import ASK_REQUEST_SCHEMA, ErrorBody
 from askdocs.settings import SiteConfig
 
 router = APIRouter()
@@ -39,7 +39,21 @@ MAX_SOURCE_FIELD = 300
 _ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 413, 415, 429, 500, 503)}
 
 
-@router.post("/api/ask", response_class=StreamingResponse, responses=_ERRORS)  # type: ignore[arg-type]
+_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": ASK_REQUEST_SCHEMA}},
+    }
+}
+_OK = {200: {"description": "The answer, streamed", "content": {"text/plain": {}}}}
+
+
+@router.post(
+    "/api/ask",
+    response_class=StreamingResponse,
+    responses={**_OK, **_ERRORS},  # type: ignore[dict-item]
+    openapi_extra=_BODY,
+)
 async def ask(request: Request) -> StreamingResponse:
     site = host_site(request)
     runtime = runtime_of(request)

@@ -9,6 +9,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from askdocs.answer.flow import interactive
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.guard.hosts import site_for_host
 from askdocs.server.deps import request_host, runtime_of, service_of
@@ -40,7 +41,8 @@ async def search(
     run = partial(
         service_of(request).search, q, site=chosen.id, locale=locale, audience=audience, limit=limit
     )
-    result = await anyio.to_thread.run_sync(run, limiter=runtime_of(request).search_slots())
+    slots = runtime_of(request).search_slots()
+    result = await anyio.to_thread.run_sync(interactive(service_of(request), run), limiter=slots)
     body = SearchResponse.of(q, chosen.id, result)
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
 

@@ -42,7 +42,8 @@ POLICY = (
     "connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}"
 )
-LOOPBACK_ANCESTORS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*")
+# CSP host sources cannot name IPv6 literals, so [::1] pages cannot frame the widget.
+LOOPBACK_ANCESTORS = ("http://127.0.0.1:*", "http://localhost:*")
 
 
 @dataclass(frozen=True)
@@ -101,14 +102,14 @@ def widget_script(request: Request) -> Response:
 @router.get("/static/{name:path}")
 def static(request: Request, name: str) -> Response:
     if name.endswith(".html"):
-        raise NotFound("no such file", code="not_found")
+        raise NotFound("no such file")
     return _static(request, name)
 
 
 def _static(request: Request, name: str, extra: dict[str, str] | None = None) -> Response:
     found = static_files().get(name)
     if found is None:
-        raise NotFound("no such file", code="not_found")
+        raise NotFound("no such file")
     headers = {
         "ETag": f'"{found.etag}"',
         "Cache-Control": "no-cache",

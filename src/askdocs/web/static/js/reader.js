@@ -277,17 +277,25 @@ document.addEventListener("keydown", (event) => {
 
 // ---- locale --------------------------------------------------------------------------
 
-function fillLocales() {
+function localeOptions() {
   const select = $("locale-select");
   select.replaceChildren(
     ...config.locales.map((code) => {
-      const option = make("option", "", LOCALE_NAMES[code] || code);
+      // Phones show the short code; the full name stays the option's accessible label.
+      const option = make("option", "", phone.matches ? code.toUpperCase() : LOCALE_NAMES[code] || code);
       option.value = code;
       option.lang = code;
+      option.setAttribute("aria-label", LOCALE_NAMES[code] || code);
       return option;
     }),
   );
   select.value = locale();
+}
+
+function fillLocales() {
+  const select = $("locale-select");
+  localeOptions();
+  phone.addEventListener("change", localeOptions);
   select.addEventListener("change", async () => {
     setLocale(select.value);
     window.localStorage.setItem("askdocs-locale", select.value);

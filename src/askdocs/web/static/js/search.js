@@ -31,7 +31,7 @@ export function createSearch({ input, panel, list, status, site, onOpen }) {
   }
 
   function snippet(text) {
-    const flat = text.replace(/[#>*_`\[\]]/g, "").replace(/\s+/g, " ").trim();
+    const flat = text.replace(/[#>*`\[\]]/g, "").replace(/\s+/g, " ").trim();
     return flat.length > 150 ? `${flat.slice(0, 147)}…` : flat;
   }
 

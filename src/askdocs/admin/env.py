@@ -1,0 +1,51 @@
+"""What every admin operation needs: the database, settings, the one token service, the
+secret box, where site folders live, and a way to tell the engine the sites changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session
+
+from askdocs.admin.crypto import SecretBox
+from askdocs.confirm.service import ConfirmationTokens
+from askdocs.db import Database
+from askdocs.settings import Settings
+
+JsonObject = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A change as re-derived from the database and the arguments.
+
+    ``payload`` is what the token binds (its canonical JSON); ``summary`` and ``diff`` are
+    what a person reads before agreeing; ``write`` performs the change (apply only).
+    """
+
+    payload: JsonObject
+    summary: str
+    write: Callable[[Session], JsonObject]
+    diff: str | None = None
+
+
+@dataclass
+class AdminEnv:
+    db: Database
+    settings: Settings
+    tokens: ConfirmationTokens
+    secrets: SecretBox
+    sites_dir: Path
+    reserved_site_ids: Callable[[], set[str]] = field(default=lambda: set())
+    sites_changed: Callable[[], None] = field(default=lambda: None)
+
+
+class Prepare(Protocol):
+    """One Propose/Apply pair: reads the database and the arguments, never writes."""
+
+    def __call__(
+        self, env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+    ) -> Prepared: ...

@@ -1,0 +1,96 @@
+"""Propose and Apply: the one runner every pair (tools and REST) goes through.
+
+Propose: gate (re-read) -> grant -> re-derive the payload -> mint a token; writes nothing.
+Apply: gate -> grant -> under the apply lock and one write transaction, re-derive the
+payload from the database and the arguments -> verify the token -> write. A token that
+does not verify writes nothing. Authority always comes first, from the database.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from askdocs.admin import ops_grants, ops_pages, ops_providers, ops_sites
+from askdocs.admin.args import JsonObject, org_hint
+from askdocs.admin.authority import Actor, organisation_gate, platform_gate
+from askdocs.admin.env import AdminEnv, Prepare
+from askdocs.admin.grants import ensure_first_admin_grant, require_grant
+from askdocs.admin.names import OPERATIONS, Authority, apply_name, authority_of, propose_name
+from askdocs.confirm.canonical import canonical_json
+from askdocs.errors import Forbidden, InvalidInput
+
+APPLY_LOCK = 0x61646D61  # "adma": PostgreSQL advisory lock serialising applies
+MISMATCH_MESSAGE = "the confirmation token does not match this change; propose it again"
+PREPARE: dict[str, Prepare] = {
+    "CreateSite": ops_sites.prepare_create,
+    "UpdateSite": ops_sites.prepare_update,
+    "DeleteSite": ops_sites.prepare_delete,
+    "WritePage": ops_pages.prepare_write,
+    "DeletePage": ops_pages.prepare_delete,
+    "AssignToolGrants": ops_grants.prepare_assign,
+    "CreateInferenceProvider": ops_providers.prepare_create,
+    "UpdateInferenceProvider": ops_providers.prepare_update,
+    "DeleteInferenceProvider": ops_providers.prepare_delete,
+}
+SITE_OPERATIONS = frozenset({"CreateSite", "UpdateSite", "DeleteSite"})
+_apply_lock = threading.Lock()
+
+
+def gate(session: Session, authority: Authority, user_id: str, hint: str | None) -> Actor:
+    if authority == "platform":
+        return platform_gate(session, user_id)
+    return organisation_gate(session, user_id, hint)
+
+
+def access(env: AdminEnv, tool: str, user_id: str, hint: str | None) -> Actor:
+    """The gate, then the grant. Nothing is written for a caller who fails the gate."""
+    with env.db.session() as session:
+        actor = gate(session, authority_of(tool), user_id, hint)
+    ensure_first_admin_grant(env.db)
+    with env.db.session() as session:
+        require_grant(session, user_id, tool)
+    return actor
+
+
+def operation_of(name: str) -> str:
+    if name not in OPERATIONS:
+        raise InvalidInput(f"unknown operation {name!r}", code="unknown_operation")
+    return name
+
+
+def propose(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> JsonObject:
+    actor = access(env, propose_name(operation_of(operation)), user_id, org_hint(args))
+    with env.db.session() as session:
+        prepared = PREPARE[operation](env, session, actor.org_id, user_id, args)
+    token = env.tokens.mint(operation, canonical_json(prepared.payload), user_id)
+    proposal: JsonObject = {"operation": operation, "summary": prepared.summary}
+    if prepared.diff is not None:
+        proposal["diff"] = prepared.diff
+    return {
+        "proposal": proposal,
+        "confirmationToken": token,
+        "next": (
+            f"Show the user this summary. Only if they agree, call {apply_name(operation)} "
+            "with the same arguments plus confirmationToken."
+        ),
+    }
+
+
+def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> JsonObject:
+    hint = org_hint(args)
+    actor = access(env, apply_name(operation_of(operation)), user_id, hint)
+    with _apply_lock, env.db.session(write=True) as session:
+        if session.get_bind().dialect.name == "postgresql":
+            session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": APPLY_LOCK})
+        actor = gate(session, OPERATIONS[operation], user_id, hint)
+        prepared = PREPARE[operation](env, session, actor.org_id, user_id, args)
+        presented = args.get("confirmationToken")
+        if not env.tokens.verify(operation, canonical_json(prepared.payload), user_id, presented):
+            raise Forbidden(MISMATCH_MESSAGE, code="confirmation_invalid")
+        result = prepared.write(session)
+    if operation in SITE_OPERATIONS:
+        env.sites_changed()
+    return {"applied": operation, **result}

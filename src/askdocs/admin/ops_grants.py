@@ -1,0 +1,70 @@
+"""Assign tool grants (organisation authority) to a member of the active organisation.
+
+The assigner may add or remove only tools they hold themselves; the target's other grants
+stay as they are. The payload binds the target's id and current email (its name), the
+grant it holds now and the grant it will hold.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from askdocs.admin.args import JsonObject, bad, string_list
+from askdocs.admin.env import AdminEnv, Prepared
+from askdocs.admin.grants import grants_of, replace_grants
+from askdocs.admin.names import grantable_tools
+from askdocs.db.models import MembershipRow, UserRow
+from askdocs.errors import InvalidInput, NotFound
+
+
+def member(session: Session, org_id: str | None, user_id: object) -> UserRow:
+    """A user of ``org_id``; anyone else answers exactly like a missing user."""
+    query = select(UserRow).join(MembershipRow, MembershipRow.user_id == UserRow.id)
+    query = query.where(MembershipRow.organisation_id == org_id, UserRow.id == user_id)
+    row = session.scalars(query).first() if isinstance(user_id, str) else None
+    if row is None:
+        raise NotFound("user not found", code="user_not_found")
+    return row
+
+
+def _requested(args: JsonObject) -> set[str]:
+    tools = string_list(args, "tools", None, max_items=100)
+    if tools is None:
+        raise bad("tools", "must list the tools the user should hold")
+    unknown = sorted(set(tools) - set(grantable_tools()))
+    if unknown:
+        raise bad("tools", f"not grantable: {', '.join(unknown)}")
+    return set(tools)
+
+
+def prepare_assign(
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+) -> Prepared:
+    target = member(session, org_id, args.get("userId"))
+    requested = _requested(args)
+    held = set(grants_of(session, user_id))
+    if requested - held:
+        missing = ", ".join(sorted(requested - held))
+        raise InvalidInput(f"you can only grant tools you hold: {missing}", code="grant_not_held")
+    current = set(grants_of(session, target.id))
+    new = sorted((current - held) | requested)
+    added, removed = sorted(set(new) - current), sorted(current - set(new))
+    summary = (
+        f"Set the tool grant of {target.email}: add {', '.join(added) or 'nothing'}; "
+        f"remove {', '.join(removed) or 'nothing'}."
+    )
+    ident = target.id
+
+    def write(tx: Session) -> JsonObject:
+        replace_grants(tx, ident, new, user_id)
+        return {"granted": {"userId": ident, "tools": new}}
+
+    payload = {
+        "organisationId": org_id,
+        "userId": target.id,
+        "userEmail": target.email,
+        "current": sorted(current),
+        "grants": new,
+    }
+    return Prepared(payload, summary, write)

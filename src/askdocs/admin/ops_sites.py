@@ -1,0 +1,133 @@
+"""Create, update and delete a site (organisation authority).
+
+Create binds the full normalised site and refuses an id that exists, so a replayed token
+finds its site already there. Update binds the target's id, current name and whole current
+state; delete binds the id and the current name, re-read at apply time, so a renamed site
+refuses a token proposed under its old name.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from askdocs.admin import sites
+from askdocs.admin.args import JsonObject
+from askdocs.admin.env import AdminEnv, Prepared
+from askdocs.db.admin_models import SiteRow
+from askdocs.db.models import utcnow
+from askdocs.errors import InvalidInput
+
+_LABELS = {
+    "name": "name",
+    "roots": "roots",
+    "hostnames": "hostnames",
+    "public": "public",
+    "askEnabled": "Ask AI",
+    "askDailyLimit": "Ask AI daily limit",
+    "defaultLocale": "default locale",
+}
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        items = [
+            f"{v['path'] or '.'} ({v['audience']})" if isinstance(v, dict) else v for v in value
+        ]
+        return ", ".join(str(i) for i in items) or "none"
+    return "none" if value is None else str(value)
+
+
+def _conflicts(
+    env: AdminEnv, session: Session, org_id: str, values: JsonObject, ident: str | None
+) -> None:
+    name = values.get("name")
+    if name is not None and any(
+        r.name == name and r.id != ident for r in sites.org_sites(session, org_id)
+    ):
+        raise InvalidInput(f"a site named {name!r} already exists", code="site_name_taken")
+    if values.get("hostnames"):
+        taken = sites.hostname_taken(session, values["hostnames"], ident)
+        if taken is not None:
+            raise InvalidInput(f"hostname {taken!r} is used by another site", code="hostname_taken")
+
+
+def _make_folders(env: AdminEnv, ident: str, roots: list[dict[str, str]]) -> None:
+    base = sites.site_folder(env.sites_dir, ident)
+    for root in roots:
+        (base / root["path"] if root["path"] else base).mkdir(parents=True, exist_ok=True)
+
+
+def prepare_create(
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+) -> Prepared:
+    ident = sites.site_id(args, "id")
+    values = sites.fields(args, defaults=True)
+    if org_id is None:
+        raise sites.site_not_found()
+    if session.get(SiteRow, ident) is not None or ident in env.reserved_site_ids():
+        raise InvalidInput(f"a site with id {ident!r} already exists", code="site_exists")
+    _conflicts(env, session, org_id, values, None)
+    lines = [f"Create the site “{values['name']}” (id {ident}) in your organisation."]
+    lines += [f"- {_LABELS[k]}: {_show(v)}" for k, v in sorted(values.items()) if k != "name"]
+
+    def write(tx: Session) -> JsonObject:
+        row = SiteRow(id=ident, organisation_id=org_id)
+        sites.apply_fields(row, values)
+        tx.add(row)
+        tx.flush()
+        _make_folders(env, ident, values["roots"])
+        return {"created": sites.as_data(row)}
+
+    payload = {"organisationId": org_id, "site": {"id": ident, **values}}
+    return Prepared(payload, "\n".join(lines), write)
+
+
+def prepare_update(
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+) -> Prepared:
+    row = sites.org_site(session, org_id, sites.site_id(args))
+    changes = sites.fields(args, defaults=False)
+    before = sites.as_data(row)
+    changes = {k: v for k, v in changes.items() if before.get(k) != v}
+    if not changes:
+        raise InvalidInput(
+            "nothing to change: every given field already has that value", code="no_changes"
+        )
+    assert org_id is not None
+    _conflicts(env, session, org_id, changes, row.id)
+    lines = [f"Update the site “{row.name}” (id {row.id}):"]
+    lines += [
+        f"- {_LABELS[k]}: {_show(before.get(k))} → {_show(v)}" for k, v in sorted(changes.items())
+    ]
+    ident = row.id
+
+    def write(tx: Session) -> JsonObject:
+        target = sites.org_site(tx, org_id, ident)
+        sites.apply_fields(target, changes)
+        target.updated_at = utcnow()
+        if "roots" in changes:
+            _make_folders(env, ident, changes["roots"])
+        return {"updated": sites.as_data(target)}
+
+    payload = {"siteId": row.id, "currentName": row.name, "before": before, "changes": changes}
+    return Prepared(payload, "\n".join(lines), write)
+
+
+def prepare_delete(
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+) -> Prepared:
+    row = sites.org_site(session, org_id, sites.site_id(args))
+    ident, name = row.id, row.name
+    summary = (
+        f"Delete the site “{name}” (id {ident}) and its indexing history. Its page files stay "
+        "on disk and are no longer served or searched."
+    )
+
+    def write(tx: Session) -> JsonObject:
+        tx.delete(sites.org_site(tx, org_id, ident))
+        return {"deleted": {"id": ident, "name": name}}
+
+    payload = {"siteId": ident, "name": name, "organisationId": org_id}
+    return Prepared(payload, summary, write)

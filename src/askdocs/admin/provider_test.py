@@ -1,0 +1,111 @@
+"""``TestInferenceProvider``: one small real request through askdocs's own client for the
+provider's kind (chat: a one-line streamed reply; embedding: one query vector).
+
+Only the last-test columns change (``last_test_at``, ``last_test_ok``, ``last_test_error``),
+written by a single UPDATE of exactly those columns. Error text is scrubbed of the key (and
+of anything shaped like a bearer credential) before it is stored or returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+import anyio
+from pydantic import SecretStr
+from sqlalchemy import update
+
+from askdocs.admin import providers
+from askdocs.admin.args import JsonObject
+from askdocs.admin.env import AdminEnv
+from askdocs.db.admin_models import ProviderRow
+from askdocs.db.models import utcnow
+from askdocs.embeddings.registry import create_embedder
+from askdocs.llm.registry import create_chat_model
+from askdocs.llm.types import ChatMessage, ChatRequest
+from askdocs.settings import ChatSettings, EmbeddingSettings
+
+MAX_ERROR_CHARS = 300
+REDACTED = "[redacted]"
+_CREDENTIALS = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|x-api-key[\"'=:\s]+)[^\s\"',}]+")
+
+
+@dataclass(frozen=True)
+class Target:
+    id: str
+    capability: str
+    kind: str
+    base_url: str | None
+    model: str
+    key: str | None
+
+
+def scrub(message: str, key: str | None) -> str:
+    text = message
+    if key:
+        text = text.replace(key, REDACTED)
+    text = _CREDENTIALS.sub(lambda m: m.group(1) + REDACTED, text)
+    return text[:MAX_ERROR_CHARS]
+
+
+def load_target(env: AdminEnv, ident: object) -> Target:
+    with env.db.session() as session:
+        row = providers.platform_provider(session, ident)
+        key = env.secrets.decrypt(row.api_key_encrypted) if row.api_key_encrypted else None
+        return Target(row.id, row.capability, row.kind, row.base_url, row.model, key)
+
+
+async def probe(target: Target, timeout: float) -> None:
+    secret = SecretStr(target.key) if target.key else None
+    if target.capability == "embedding":
+        settings = EmbeddingSettings(
+            provider=target.kind,  # type: ignore[arg-type]
+            model=target.model,
+            base_url=target.base_url,
+            api_key=secret,
+            timeout_seconds=timeout,
+            query_timeout_seconds=timeout,
+        )
+        embedder = create_embedder(settings)
+        if embedder is not None:
+            await anyio.to_thread.run_sync(embedder.embed_query, "ping")
+        return
+    chat = ChatSettings(
+        provider=target.kind,  # type: ignore[arg-type]
+        model=target.model,
+        base_url=target.base_url,
+        api_key=secret,
+        max_output_tokens=16,
+        timeout_seconds=timeout,
+        connect_timeout_seconds=min(5.0, timeout),
+        idle_timeout_seconds=timeout,
+    )
+    model = create_chat_model(chat)
+    if model is None:
+        return
+    request = ChatRequest("Reply with OK.", (ChatMessage("user", "ping"),), max_output_tokens=16)
+    async with asyncio.timeout(timeout):
+        async for _event in model.stream(request):
+            pass
+
+
+def record(env: AdminEnv, ident: str, ok: bool, error: str | None) -> str:
+    at = utcnow()
+    values = {"last_test_at": at, "last_test_ok": ok, "last_test_error": error}
+    with env.db.session(write=True) as session:
+        session.execute(update(ProviderRow).where(ProviderRow.id == ident).values(**values))
+    return at.isoformat()
+
+
+async def run_test(env: AdminEnv, target: Target) -> JsonObject:
+    timeout = env.settings.admin.provider_test_timeout_seconds
+    error: str | None = None
+    try:
+        await probe(target, timeout)
+    except TimeoutError:
+        error = f"no answer within {timeout:g} seconds"
+    except Exception as exc:
+        error = scrub(str(exc) or type(exc).__name__, target.key)
+    at = await anyio.to_thread.run_sync(record, env, target.id, error is None, error)
+    return {"providerId": target.id, "ok": error is None, "error": error, "testedAt": at}

@@ -1,0 +1,158 @@
+"""The read-only tools: sites, pages, indexing runs, grants (organisation) and providers
+(platform). Same gate and grant as every other tool; never a secret in the output."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from askdocs.admin import pages, providers, sites
+from askdocs.admin.args import JsonObject, org_hint
+from askdocs.admin.env import AdminEnv
+from askdocs.admin.grants import grants_of
+from askdocs.admin.names import SINGLE_TOOLS
+from askdocs.admin.operations import access
+from askdocs.admin.ops_pages import is_draft
+from askdocs.confirm.canonical import sha256_hex
+from askdocs.corpus.sources import resolve_roots, scan_root
+from askdocs.db.admin_models import IndexRunRow, SiteRow
+from askdocs.db.models import MembershipRow, UserRow
+from askdocs.errors import ConfigError, InvalidInput
+
+Read = Callable[[AdminEnv, Session, str | None, str, JsonObject], JsonObject]
+MAX_PAGE_CHARS = 50_000
+MAX_RUNS = 50
+
+
+def list_sites(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    return {"sites": [sites.as_data(row) for row in sites.org_sites(session, org)]}
+
+
+def get_site(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    row = sites.org_site(session, org, sites.site_id(args))
+    runs = _runs(session, [row.id], 1)
+    return {"site": sites.as_data(row), "lastRun": runs[0] if runs else None}
+
+
+def list_pages(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    row = sites.org_site(session, org, sites.site_id(args))
+    config = sites.site_config(row, env.sites_dir)
+    base = sites.site_folder(env.sites_dir, row.id).resolve()
+    found: list[JsonObject] = []
+    errors: list[JsonObject] = []
+    try:
+        roots = resolve_roots(config)
+    except ConfigError:
+        roots = []
+    for root in roots:
+        prefix = root.path.relative_to(base).as_posix() if root.path != base else ""
+        scan = scan_root(root)
+        for item in scan.files:
+            path = f"{prefix}/{item.rel}" if prefix else item.rel
+            found.append({"path": path, "bytes": item.key.size, "audience": root.audience})
+        errors += [{"path": e.path, "reason": e.reason} for e in scan.errors]
+    return {"siteId": row.id, "pages": found, "errors": errors}
+
+
+def read_page(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    row = sites.org_site(session, org, sites.site_id(args))
+    rel = pages.check_path(args.get("path"), list(row.roots))
+    page = pages.read_page(
+        sites.site_folder(env.sites_dir, row.id), rel, env.settings.admin.max_page_bytes
+    )
+    if page is None:
+        raise pages.page_not_found()
+    content = page.text
+    return {
+        "siteId": row.id,
+        "path": rel,
+        "sha256": sha256_hex(page.data),
+        "draft": is_draft(content, rel),
+        "content": content[:MAX_PAGE_CHARS],
+        "truncated": len(content) > MAX_PAGE_CHARS,
+    }
+
+
+def run_data(run: IndexRunRow) -> JsonObject:
+    return {
+        "id": run.id,
+        "siteId": run.site_id,
+        "userId": run.user_id,
+        "initiator": run.initiator,
+        "status": run.status,
+        "startedAt": run.started_at.isoformat() if run.started_at else None,
+        "finishedAt": run.finished_at.isoformat() if run.finished_at else None,
+        "chunks": run.chunks,
+        "error": run.error,
+    }
+
+
+def _runs(session: Session, site_ids: list[str], limit: int) -> list[JsonObject]:
+    query = select(IndexRunRow).where(IndexRunRow.site_id.in_(site_ids))
+    query = query.order_by(IndexRunRow.created_at.desc(), IndexRunRow.id).limit(limit)
+    return [run_data(run) for run in session.scalars(query)]
+
+
+def list_index_runs(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    if args.get("siteId") is not None:
+        ids = [sites.org_site(session, org, sites.site_id(args)).id]
+    else:
+        ids = [row.id for row in sites.org_sites(session, org)]
+    limit = args.get("limit", 20)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_RUNS:
+        raise InvalidInput(f"limit: a whole number from 1 to {MAX_RUNS}", code="invalid_argument")
+    return {"runs": _runs(session, ids, limit)}
+
+
+def list_tool_grants(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    query = select(UserRow, MembershipRow.role).join(
+        MembershipRow, MembershipRow.user_id == UserRow.id
+    )
+    query = query.where(MembershipRow.organisation_id == org).order_by(UserRow.email)
+    members = [
+        {"userId": u.id, "email": u.email, "role": role, "tools": grants_of(session, u.id)}
+        for u, role in session.execute(query)
+    ]
+    return {"organisationId": org, "members": members}
+
+
+def list_providers(
+    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+) -> JsonObject:
+    return {"providers": [providers.as_data(row) for row in providers.platform_providers(session)]}
+
+
+READS: dict[str, Read] = {
+    "list_sites": list_sites,
+    "get_site": get_site,
+    "list_pages": list_pages,
+    "read_page": read_page,
+    "list_index_runs": list_index_runs,
+    "list_tool_grants": list_tool_grants,
+    "list_inference_providers": list_providers,
+}
+assert set(READS) <= set(SINGLE_TOOLS)
+
+
+def read(env: AdminEnv, tool: str, user_id: str, args: JsonObject) -> JsonObject:
+    actor = access(env, tool, user_id, org_hint(args))
+    with env.db.session() as session:
+        return READS[tool](env, session, actor.org_id, user_id, args)
+
+
+def all_site_rows(session: Session) -> list[SiteRow]:
+    return list(session.scalars(select(SiteRow).order_by(SiteRow.id)))

@@ -1,0 +1,141 @@
+"""``ReindexSite``: a rolling-hour cap per (user, site), then the engine indexes in the
+background and the run records its outcome.
+
+The cap (``admin.max_executions_per_hour``) counts runs whose ``started_at`` lies in the
+last hour; every admitted run starts at once, a refused call records nothing. Counting and
+inserting happen under a process lock per (user, site) and in one write transaction that,
+on PostgreSQL, first takes ``pg_advisory_xact_lock`` on a key derived from (user, site), and
+on SQLite holds the database's write lock (``BEGIN IMMEDIATE``): two concurrent calls at the
+limit cannot both pass, in one process or across several.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import math
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import anyio
+from sqlalchemy import func, select, text, update
+
+from askdocs.admin.args import JsonObject
+from askdocs.db import Database
+from askdocs.db.admin_models import IndexRunRow
+from askdocs.db.models import utcnow
+from askdocs.errors import AskDocsError, RateLimited
+from askdocs.settings import SiteConfig
+
+log = logging.getLogger(__name__)
+WINDOW = timedelta(hours=1)
+MAX_ERROR_CHARS = 500
+IndexFn = Callable[[SiteConfig], Any]
+
+
+def advisory_key(user_id: str, site_id: str) -> int:
+    digest = hashlib.sha256(f"reindex\n{user_id}\n{site_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+class LockTable:
+    """One ``threading.Lock`` per key, made on first use."""
+
+    def __init__(self) -> None:
+        self._locks: dict[tuple[str, str], threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+
+PROCESS_LOCKS = LockTable()
+
+
+class ReindexGuard:
+    def __init__(
+        self,
+        db: Database,
+        max_per_hour: int,
+        locks: LockTable = PROCESS_LOCKS,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self._db, self._max, self._locks, self._clock = db, max_per_hour, locks, clock
+
+    def start(self, user_id: str, site_id: str, initiator: str) -> str:
+        """Insert a started run and return its id, or raise ``RateLimited``."""
+        with self._locks.get((user_id, site_id)), self._db.session(write=True) as session:
+            if session.get_bind().dialect.name == "postgresql":
+                key = advisory_key(user_id, site_id)
+                session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+            now = self._clock()
+            since = now - WINDOW
+            query = select(func.count(), func.min(IndexRunRow.started_at)).where(
+                IndexRunRow.user_id == user_id,
+                IndexRunRow.site_id == site_id,
+                IndexRunRow.started_at.is_not(None),
+                IndexRunRow.started_at >= since,
+            )
+            count, oldest = session.execute(query).one()
+            if count >= self._max:
+                raise _limited(self._max, oldest, now)
+            run = IndexRunRow(
+                site_id=site_id, user_id=user_id, initiator=initiator, status="running"
+            )
+            run.started_at = now
+            session.add(run)
+            session.flush()
+            return run.id
+
+
+def _limited(limit: int, oldest: datetime | None, now: datetime) -> RateLimited:
+    if oldest is not None and oldest.tzinfo is None:
+        oldest = oldest.replace(tzinfo=now.tzinfo)
+    wait = (oldest + WINDOW - now).total_seconds() if oldest else WINDOW.total_seconds()
+    return RateLimited(
+        f"reindex limit reached: at most {limit} runs per hour for this site",
+        retry_after=max(1, math.ceil(wait)),
+        code="reindex_rate_limited",
+    )
+
+
+class RunTracker:
+    """Runs the engine in the background and records each run's outcome."""
+
+    def __init__(self, db: Database, index: IndexFn) -> None:
+        self._db, self._index = db, index
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def launch(self, run_id: str, config: SiteConfig) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(run_id, config))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, run_id: str, config: SiteConfig) -> None:
+        try:
+            report = await anyio.to_thread.run_sync(self._index, config)
+        except AskDocsError as exc:
+            await anyio.to_thread.run_sync(self._finish, run_id, "failed", None, exc.message)
+        except Exception as exc:
+            log.exception("reindexing site %s failed", config.id)
+            reason = f"indexing failed ({type(exc).__name__})"
+            await anyio.to_thread.run_sync(self._finish, run_id, "failed", None, reason)
+        else:
+            chunks = getattr(report, "chunks", None)
+            count = chunks if isinstance(chunks, int) else None
+            await anyio.to_thread.run_sync(self._finish, run_id, "succeeded", count, None)
+
+    def _finish(self, run_id: str, status: str, chunks: int | None, error: str | None) -> None:
+        values: JsonObject = {"status": status, "finished_at": utcnow(), "chunks": chunks}
+        values["error"] = error[:MAX_ERROR_CHARS] if error else None
+        with self._db.session(write=True) as session:
+            session.execute(update(IndexRunRow).where(IndexRunRow.id == run_id).values(**values))
+
+    async def wait(self) -> None:
+        """Until every run started so far has finished (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,52 @@
+"""Admin tools for the assistant, registered through ``assistant.toolset.TOOL_FACTORIES``.
+
+``ADMIN_TOOL_FACTORIES`` builds every tool named in ``askdocs.admin.names`` over the shared
+``AdminApi`` of the runtime's database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from askdocs.admin.api import admin_api_for
+from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS
+from askdocs.assistant.admin_tools.tools import (
+    ApplyTool,
+    ProposeTool,
+    ReadTool,
+    ReindexTool,
+    TestProviderTool,
+    single_spec,
+)
+from askdocs.assistant.tools import Tool
+
+if TYPE_CHECKING:
+    from askdocs.assistant.toolset import ToolDeps
+
+
+def _single(name: str) -> Callable[[ToolDeps], Tool]:
+    def build(deps: ToolDeps) -> Tool:
+        api = admin_api_for(deps.settings, deps.service, deps.db)
+        if name == "reindex_site":
+            return ReindexTool(api)
+        if name == "test_inference_provider":
+            return TestProviderTool(api)
+        return ReadTool(api, single_spec(name))
+
+    return build
+
+
+def _pair(operation: str) -> list[Callable[[ToolDeps], Tool]]:
+    def propose(deps: ToolDeps) -> Tool:
+        return ProposeTool(admin_api_for(deps.settings, deps.service, deps.db), operation)
+
+    def apply(deps: ToolDeps) -> Tool:
+        return ApplyTool(admin_api_for(deps.settings, deps.service, deps.db), operation)
+
+    return [propose, apply]
+
+
+ADMIN_TOOL_FACTORIES: list[Callable[[ToolDeps], Tool]] = [_single(n) for n in SINGLE_TOOLS]
+for _operation in OPERATIONS:
+    ADMIN_TOOL_FACTORIES += _pair(_operation)

@@ -1,0 +1,249 @@
+"""``askdocs index``, ``askdocs search`` and ``askdocs eval``: the engine on the command line.
+
+``index PATH`` registers the folder as a site (``--site NAME``, default: the folder's
+name) in ``<data-dir>/sites.json``, so later ``search`` and ``eval`` runs find it; with
+one site registered, ``--site`` may be omitted. See docs/user-guide/search.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from askdocs.cli.context import CliContext
+from askdocs.errors import ConfigError
+from askdocs.search.evalset import Question, parse_questions
+from askdocs.search.metrics import Judged, dedupe, first_rank, report
+from askdocs.search.output import batch_line, report_json, report_lines, result_json
+from askdocs.search.output import result_lines as search_lines
+from askdocs.service import AskDocs, IndexReport, ProgressCallback
+from askdocs.settings import Settings, SiteConfig
+from askdocs.sites import configured_sites, folder_site
+from askdocs.types import SearchResult
+
+REGISTRY = "sites.json"
+_SITE_ID = re.compile(r"[^a-z0-9_-]+")
+
+
+# -- the folder sites the CLI registered ----------------------------------------------
+
+
+def registered_sites(data_dir: Path) -> list[SiteConfig]:
+    """Folder sites registered by ``askdocs index PATH`` in this data dir."""
+    path = data_dir / REGISTRY
+    if not path.is_file():
+        return []
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))["sites"]
+        return [folder_site(Path(e["path"]), str(e["id"])) for e in entries]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"{path} is not a valid site registry: {exc}") from exc
+
+
+def register_site(data_dir: Path, site: SiteConfig) -> None:
+    """Add or replace ``site`` in the registry (write to a temp file, then rename)."""
+    sites = [s for s in registered_sites(data_dir) if s.id != site.id] + [site]
+    body = {"sites": [{"id": s.id, "path": str(s.roots[0].path)} for s in sites]}
+    data_dir.mkdir(parents=True, exist_ok=True)
+    temp = data_dir / f".{REGISTRY}.tmp"
+    temp.write_text(json.dumps(body, indent=2), encoding="utf-8")
+    temp.replace(data_dir / REGISTRY)
+
+
+def site_id_for(path: Path, name: str | None) -> str:
+    """The site id: ``--site`` as given, else the folder name made id-safe."""
+    if name is not None:
+        return name
+    derived = _SITE_ID.sub("-", path.resolve().name.lower()).strip("-_")[:63]
+    return derived or "docs"
+
+
+def known_sites(settings: Settings) -> list[SiteConfig]:
+    """Registered folder sites, else the configured sites (askdocs's own docs by default)."""
+    registered = registered_sites(settings.data_dir)
+    configured = list(settings.sites)
+    merged = configured + [s for s in registered if s.id not in {c.id for c in configured}]
+    return merged or configured_sites(settings)
+
+
+def _settings(obj: CliContext | None) -> Settings:
+    return (obj or CliContext()).settings
+
+
+@contextmanager
+def _service(settings: Settings, extra: SiteConfig | None = None) -> Iterator[AskDocs]:
+    sites = [s for s in known_sites(settings) if extra is None or s.id != extra.id]
+    service = AskDocs(settings, sites + ([extra] if extra else []))
+    try:
+        yield service
+    finally:
+        service.close()
+
+
+def _index_folder(settings: Settings, path: Path, name: str | None) -> SiteConfig:
+    if not path.is_dir():
+        raise ConfigError(f"docs folder not found: {path}")
+    site = folder_site(path.resolve(), site_id_for(path, name))
+    register_site(settings.data_dir, site)
+    return site
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[ProgressCallback | None]:
+    """A rich progress bar on stderr when it is a terminal; else nothing."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress("embedding", *columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("embed", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _report_json(report_: IndexReport, path: Path) -> dict[str, object]:
+    return {
+        "site": report_.site,
+        "path": str(path.resolve()),
+        "collection": report_.collection,
+        "chunks": report_.chunks,
+        "embedded": report_.embedded,
+        "reused": report_.reused,
+        "pages": report_.pages,
+        "errors": report_.errors,
+        "seconds": round(report_.seconds, 3),
+    }
+
+
+# -- commands --------------------------------------------------------------------------
+
+
+@click.command("index")
+@click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--site", "site_name", help="Site id to index PATH as (default: folder name).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_obj
+def index(obj: CliContext | None, path: Path, site_name: str | None, as_json: bool) -> None:
+    """Index the docs folder PATH incrementally: only changed sections are embedded."""
+    settings = _settings(obj)
+    site = _index_folder(settings, path, site_name)
+    with _service(settings, site) as service, _progress(True) as progress:
+        result = service.index(site.id, progress)
+    if as_json:
+        click.echo(json.dumps(_report_json(result, path)))
+        return
+    click.echo(
+        f"{result.site}: {result.chunks} chunks from {result.pages} pages "
+        f"({result.embedded} embedded, {result.reused} reused, {result.errors} errors) "
+        f"in {result.seconds:.1f}s -> {result.collection}"
+    )
+
+
+@click.command("search")
+@click.argument("query", required=False)
+@click.option("--site", help="Site id (optional when one site is indexed).")
+@click.option("--locale", help="Locale to search (falls back to the site's default).")
+@click.option("-k", "--limit", default=10, show_default=True, type=click.IntRange(1, 100))
+@click.option("--batch", type=click.File("r", encoding="utf-8"), help="JSON Lines questions.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def search(
+    obj: CliContext | None,
+    query: str | None,
+    site: str | None,
+    locale: str | None,
+    limit: int,
+    batch: TextIO | None,
+    as_json: bool,
+) -> None:
+    """Search the indexed docs for QUERY, or answer every question of a --batch file."""
+    if (query is None) == (batch is None):
+        raise click.UsageError("give either QUERY or --batch FILE")
+    with _service(_settings(obj)) as service:
+        if batch is not None:
+            questions = parse_questions(batch, getattr(batch, "name", "<batch>"))
+            for question in questions:
+                result = _ask(service, question, site, locale, limit)
+                click.echo(json.dumps(batch_line(question.id, result), ensure_ascii=False))
+            return
+        assert query is not None
+        config = service.site(site)
+        result = service.search(query, site=config.id, locale=locale, limit=limit)
+    if as_json:
+        click.echo(json.dumps(result_json(query, config.id, result), ensure_ascii=False))
+    else:
+        click.echo("\n".join(search_lines(result)))
+
+
+def _ask(
+    service: AskDocs, question: Question, site: str | None, locale: str | None, limit: int
+) -> SearchResult:
+    return service.search(
+        question.question, site=site, locale=locale, limit=limit, history=question.history
+    )
+
+
+@click.command("eval")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--docs", type=click.Path(path_type=Path, file_okay=False), help="Index first.")
+@click.option("--site", "site_name", help="Site id (with --docs: the id to index it as).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--details", is_flag=True, help="Also print each question's first relevant rank.")
+@click.pass_obj
+def eval_command(
+    obj: CliContext | None,
+    file: TextIO,
+    docs: Path | None,
+    site_name: str | None,
+    as_json: bool,
+    details: bool,
+) -> None:
+    """Score retrieval on labelled questions: hit@1, hit@5, MRR@10, nDCG@10, abstention."""
+    settings = _settings(obj)
+    questions = parse_questions(file, getattr(file, "name", "<eval>"))
+    extra = _index_folder(settings, docs, site_name) if docs is not None else None
+    with _service(settings, extra) as service:
+        site = service.site(extra.id if extra else site_name)
+        if extra is not None:
+            with _progress(not as_json) as progress:
+                service.index(site.id, progress)
+        judged = [_judge(service, site.id, q) for q in questions]
+    figures = report(judged)
+    if as_json:
+        click.echo(json.dumps(report_json(figures)))
+        return
+    if details:
+        for line in _detail_lines(judged):
+            click.echo(line)
+    click.echo("\n".join(report_lines(figures)))
+
+
+def _judge(service: AskDocs, site: str, question: Question) -> Judged:
+    result = service.search(question.question, site=site, limit=10, history=question.history)
+    return Judged(
+        id=question.id,
+        kind=question.kind,
+        labels=question.relevant,
+        results=tuple((hit.path, hit.heading) for hit in result.hits),
+        match=result.match,
+    )
+
+
+def _detail_lines(judged: list[Judged]) -> Iterator[str]:
+    for item in judged:
+        rank = first_rank(dedupe(item.results), item.labels, 10) if item.labels else None
+        where = "-" if not item.labels else (str(rank) if rank else "miss")
+        yield f"{item.id:<12} {item.kind:<13} rank={where:<5} match={item.match}"

@@ -1,0 +1,214 @@
+"""Hybrid retrieval: one question in, a ``SearchResult`` out.
+
+1. The follow-up rule picks the searched text (``search.query``).
+2. The collection is the last complete one of the configured model; the indexer's lock is
+   never taken. Before any complete collection exists for the site: ``IndexBuilding``.
+3. The query is embedded; if that is impossible (provider ``none``, the model's own
+   collection still building, partial vector coverage, a failing provider), the search runs
+   keyword-only and says why (``reason``) and how many chunks have vectors (``coverage``).
+4. The store fuses the dense and BM25 rankings (weighted RRF) under the site / locale /
+   audience filter; a store failure raises ``VectorStoreError``.
+5. Parts and locale variants of one section collapse (``search.hits``) and the match
+   decision is taken (``search.threshold``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from askdocs.embeddings.protocol import Embedder
+from askdocs.errors import AskDocsError, EmbeddingError, IndexBuilding, VectorStoreError
+from askdocs.index import (
+    KEYWORD_ONLY,
+    CollectionInfo,
+    HybridParams,
+    IndexStore,
+    QueryFilter,
+    QueryResult,
+    model_spec,
+)
+from askdocs.search import lexical
+from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
+from askdocs.search.query import SearchQuery, search_text
+from askdocs.search.threshold import dense_match, dense_threshold, keyword_match
+from askdocs.settings import SearchSettings
+from askdocs.types import Audience, SearchResult
+
+log = logging.getLogger(__name__)
+FloatArray = npt.NDArray[np.float32]
+T = TypeVar("T")
+
+# Identifier-like text: snake_case, camelCase, dotted names, --flags, calls, key=value.
+_IDENTIFIER = re.compile(r"\w_\w|[a-z][A-Z]|\w\.\w|(?:^|\s)--?\w|\w\(|\w=")
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    site: str
+    fallback_locale: str = "en"
+    locale: str | None = None
+    audience: Audience | None = None
+    limit: int = 10
+    history: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Which collection to read and whether the dense side can take part."""
+
+    collection: CollectionInfo
+    dense_ok: bool
+    reason: str | None
+
+
+def is_keyword_query(text: str, max_words: int = 3) -> bool:
+    """Short queries and queries holding identifiers lean on exact words."""
+    return len(text.split()) <= max_words or bool(_IDENTIFIER.search(text))
+
+
+class Retriever:
+    """Searches one store with one (optional) embedder under one ``SearchSettings``."""
+
+    def __init__(
+        self, store: IndexStore, embedder: Embedder | None, settings: SearchSettings
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        query = search_text(request.query, request.history, self.settings.followup_min_words)
+        plan = self._plan(request.site)
+        dense, reason = self._embed(query, plan)
+        result = self._query(plan.collection, query, dense, request)
+        return self._result(result, plan, query, request, reason, dense is not None)
+
+    # -- which collection, which sides ------------------------------------------------
+
+    def _plan(self, site: str) -> _Plan:
+        model = model_spec(self.embedder)
+        own = _call_store(lambda: self.store.current(model))
+        if own is not None and own.points_of(site):
+            return _Plan(own, self._covered(own), self._coverage_reason(own))
+        latest = _call_store(self.store.latest)
+        if latest is None or not latest.points_of(site):
+            raise IndexBuilding(f"the search index for site {site!r} is still being built")
+        reason = (
+            None
+            if model == KEYWORD_ONLY
+            else f"the index for {model.model_id} is still being built; keyword-only meanwhile"
+        )
+        return _Plan(latest, False, reason or "no embedding provider is configured")
+
+    def _covered(self, collection: CollectionInfo) -> bool:
+        return (
+            self.embedder is not None
+            and collection.dimension is not None
+            and (collection.coverage >= 1.0)
+        )
+
+    def _coverage_reason(self, collection: CollectionInfo) -> str | None:
+        if self.embedder is None:
+            return "no embedding provider is configured"
+        if collection.dimension is None or collection.coverage < 1.0:
+            share = f"{collection.coverage:.0%}"
+            return f"only {share} of the indexed chunks have embeddings; keyword-only"
+        return None
+
+    def _embed(self, query: SearchQuery, plan: _Plan) -> tuple[FloatArray | None, str | None]:
+        if not plan.dense_ok or self.embedder is None:
+            return None, plan.reason
+        try:
+            vector = self.embedder.embed_query(query.text)
+        except EmbeddingError as exc:
+            log.warning("query embedding failed, searching keyword-only: %s", exc)
+            return None, f"query embedding failed ({exc.code}); keyword-only"
+        return np.asarray(vector, dtype=np.float32).reshape(-1), None
+
+    # -- the query ---------------------------------------------------------------------
+
+    def _params(self, text: str) -> HybridParams:
+        s = self.settings
+        boost = s.keyword_query_boost if is_keyword_query(text) else 1.0
+        return HybridParams(
+            prefetch=s.prefetch,
+            dense_weight=s.dense_weight,
+            lexical_weight=s.lexical_weight * boost,
+            rrf_k=s.rrf_k,
+        )
+
+    def _query(
+        self,
+        collection: CollectionInfo,
+        query: SearchQuery,
+        dense: FloatArray | None,
+        request: SearchRequest,
+    ) -> QueryResult:
+        locales = search_locales(request.locale, request.fallback_locale)
+        flt = QueryFilter(site=request.site, locales=locales, audience=request.audience)
+        sparse = lexical.query_vector(query.text, request.locale or request.fallback_locale)
+        fetch = max(request.limit * self.settings.candidates_factor, request.limit)
+        return _call_store(
+            lambda: self.store.query(
+                collection,
+                dense=dense,
+                sparse=sparse,
+                filter=flt,
+                limit=fetch,
+                params=self._params(query.text),
+            )
+        )
+
+    def _result(
+        self,
+        result: QueryResult,
+        plan: _Plan,
+        query: SearchQuery,
+        request: SearchRequest,
+        reason: str | None,
+        hybrid: bool,
+    ) -> SearchResult:
+        candidates = [Candidate(h.chunk, h.score, h.dense_score) for h in result.hits]
+        shown = collapse(candidates, request.locale, request.limit)
+        hits = tuple(to_hit(candidate, request.locale) for candidate, _ in shown)
+        coverage = plan.collection.coverage if plan.collection.dimension else 0.0
+        if hybrid:
+            top = [cosine for _, cosine in shown[: self.settings.match_top_k]]
+            threshold = dense_threshold(plan.collection.model_id, self.settings.match_threshold)
+            match, best = dense_match(top, threshold)
+        else:
+            texts = [_lexical_text(hit.title, hit.heading, hit.text) for hit in hits]
+            locale = request.locale or request.fallback_locale
+            match = keyword_match(query.text, texts[: self.settings.match_top_k], locale)
+            best = None
+        return SearchResult(
+            hits=hits,
+            match=match and bool(hits),
+            mode="hybrid" if hybrid else "keyword",
+            reason=reason,
+            coverage=coverage,
+            collection=result.collection,
+            best_dense=best,
+        )
+
+
+def _lexical_text(title: str, heading: str, text: str) -> str:
+    return f"{title}\n{heading}\n{text}"
+
+
+def _call_store(call: Callable[[], T]) -> T:
+    """Run a store call; anything unexpected below it becomes a ``VectorStoreError``."""
+    try:
+        return call()
+    except AskDocsError:
+        raise
+    except Exception as exc:
+        raise VectorStoreError(f"the vector store failed: {exc}") from exc

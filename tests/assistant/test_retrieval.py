@@ -1,0 +1,197 @@
+"""Docs in every turn and the bounded search_docs tool, against the real engine (Qdrant Edge
+on disk, BM25) with an OpenAI-compatible embedder pointed at a scripted server."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+from sqlalchemy import select
+
+from askdocs.assistant.docs_tool import CAPTIONS, SEARCHING, SearchDocsTool
+from askdocs.assistant.tools import ToolContext
+from askdocs.db.models import MessageRow, ThreadRow
+from tests.assistant.conftest import Harness, open_harness
+from tests.assistant.frames import captions, parse_frames, text_of
+from tests.assistant.scripted import Call, EmbeddingServer, ModelServer, Script, embedding_server
+
+CHAT = "/api/v1/assistant/chat"
+INJECTED_ONLY = "listens on port 8000 by default"  # in the docs, never in a message
+
+
+@pytest.fixture
+def embeddings() -> Iterator[EmbeddingServer]:
+    with embedding_server() as server:
+        yield server
+
+
+def _overrides(embeddings: EmbeddingServer, **assistant: object) -> dict[str, object]:
+    embedding = {
+        "provider": "openai-compatible",
+        "model": "scripted-embed",
+        "base_url": embeddings.url,
+        "timeout_seconds": 30,
+        "query_timeout_seconds": 30,
+    }
+    bounds = {"search_timeout_seconds": 1.0, "inject_timeout_seconds": 0.5}
+    bounds.update(assistant)
+    return {"embedding": embedding, "assistant": bounds}
+
+
+@pytest.fixture
+async def indexed(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+) -> AsyncIterator[Harness]:
+    overrides = _overrides(embeddings, inject_min_score=0.0)
+    async with open_harness(tmp_path / "data", database_url, docs_root, models, **overrides) as h:
+        report = await anyio.to_thread.run_sync(h.runtime.service.index, "docs")
+        assert report.chunks > 0
+        yield h
+
+
+async def _chat(harness: Harness, message: str) -> tuple[str, list[object]]:
+    _, headers = harness.user("a@x.io")
+    created = await harness.client.post("/api/v1/assistant/threads", json={}, headers=headers)
+    thread = created.json()["id"]
+    response = await harness.client.post(
+        CHAT, json={"threadId": thread, "message": message}, headers=headers
+    )
+    assert response.status_code == 200
+    await harness.wait_idle(thread)
+    return thread, parse_frames(response.text)
+
+
+def _persisted_text(harness: Harness, thread: str) -> str:
+    with harness.runtime.db.session() as session:
+        rows = session.scalars(select(MessageRow).where(MessageRow.thread_id == thread))
+        parts = [r.content + json.dumps(r.metadata_json) for r in rows]
+        row = session.get(ThreadRow, thread)
+        assert row is not None
+        parts.append(row.title)
+    return "\n".join(parts)
+
+
+@pytest.mark.anyio
+async def test_docs_are_injected_into_the_prompt_and_never_persisted(indexed: Harness) -> None:
+    indexed.models.script(Script(["Use pip."]))
+    thread, _ = await _chat(indexed, "how do I install askdocs with pip and serve it")
+    system = indexed.models.requests[0]["messages"][0]["content"]
+    assert "<documentation>" in system
+    assert INJECTED_ONLY in system
+    assert "Install with pip" in system
+    assert "not instructions" in system
+    stored = _persisted_text(indexed, thread)
+    assert INJECTED_ONLY not in stored
+    assert "<documentation>" not in stored
+    assert '"docsInjected": ' in stored
+
+
+@pytest.mark.anyio
+async def test_search_docs_returns_sections(indexed: Harness) -> None:
+    tool = SearchDocsTool(indexed.runtime.service, indexed.runtime.settings.assistant)
+    outcome = await tool.run(ToolContext("u", "docs"), {"query": "hybrid search fusion"})
+    assert outcome.data["available"] is True
+    assert outcome.caption == "Thinking"
+    titles = [r["title"] for r in outcome.data["results"]]
+    assert "Searching" in titles
+
+
+@pytest.mark.anyio
+async def test_search_docs_times_out_when_the_embedder_hangs(
+    indexed: Harness, embeddings: EmbeddingServer
+) -> None:
+    embeddings.hang.set()
+    tool = SearchDocsTool(indexed.runtime.service, indexed.runtime.settings.assistant)
+    started = time.perf_counter()
+    outcome = await tool.run(ToolContext("u", "docs"), {"query": "hybrid search fusion"})
+    elapsed = time.perf_counter() - started
+    assert embeddings.hung.is_set()
+    assert outcome.data["available"] is False
+    assert outcome.data["status"] == "timeout"
+    assert set(outcome.data) == {"available", "status", "reason", "guidance"}
+    assert 1.0 <= elapsed < 1.5
+    assert outcome.caption == CAPTIONS["timeout"]
+
+
+@pytest.mark.anyio
+async def test_a_hanging_embedder_never_holds_the_turn(
+    indexed: Harness, embeddings: EmbeddingServer
+) -> None:
+    embeddings.hang.set()
+    indexed.models.script(
+        Script(calls=[Call("search_docs", {"query": "install"})]), Script(["From memory: pip."])
+    )
+    started = time.perf_counter()
+    thread, frames = await _chat(indexed, "how do I install askdocs")
+    elapsed = time.perf_counter() - started
+    assert captions(frames) == [SEARCHING, CAPTIONS["timeout"]]
+    assert text_of(frames) == "From memory: pip."
+    assert elapsed < 0.5 + 1.0 + 1.5  # injection bound + search bound + the model
+    system = indexed.models.requests[0]["messages"][0]["content"]
+    assert "<documentation>" not in system  # injection degraded to nothing
+    tool_reply = [m for m in indexed.models.requests[1]["messages"] if m["role"] == "tool"]
+    assert '"status": "timeout"' in tool_reply[0]["content"]
+    assert "From memory: pip." in _persisted_text(indexed, thread)
+
+
+@pytest.fixture
+async def unindexed(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+) -> AsyncIterator[Harness]:
+    async with open_harness(
+        tmp_path / "data", database_url, docs_root, models, **_overrides(embeddings)
+    ) as h:
+        yield h
+
+
+@pytest.mark.anyio
+async def test_search_before_the_first_index_says_still_indexing(unindexed: Harness) -> None:
+    unindexed.models.script(
+        Script(calls=[Call("search_docs", {"query": "install"})]), Script(["Later."])
+    )
+    _, frames = await _chat(unindexed, "install?")
+    assert captions(frames) == [SEARCHING, "Docs index still building — answering without it"]
+    tool_reply = [m for m in unindexed.models.requests[1]["messages"] if m["role"] == "tool"]
+    data = json.loads(tool_reply[0]["content"].split("\n", 1)[1])
+    assert data["status"] == "still_indexing"
+    assert data["available"] is False
+
+
+@pytest.fixture
+async def no_model(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+) -> AsyncIterator[Harness]:
+    overrides = _overrides(embeddings, inject_min_score=0.0)
+    overrides["chat"] = {"provider": "none"}
+    async with open_harness(tmp_path / "data", database_url, docs_root, models, **overrides) as h:
+        await anyio.to_thread.run_sync(h.runtime.service.index, "docs")
+        yield h
+
+
+@pytest.mark.anyio
+async def test_without_a_model_the_answer_quotes_the_docs(no_model: Harness) -> None:
+    assert no_model.runtime.model is None
+    thread, frames = await _chat(no_model, "how do I install askdocs with pip")
+    text = text_of(frames)
+    assert "cannot write a tailored answer or take any actions" in text
+    assert "Install with pip" in text
+    assert "](/docs/" in text
+    assert frames[-2]["finishReason"] == "stop"
+    assert no_model.models.requests == []
+    assert "cannot write a tailored answer" in _persisted_text(no_model, thread)

@@ -1,0 +1,94 @@
+"""Rendering is bounded: pathological Markdown is cut off by the worker's time budget, the
+output size is capped, and a stuck render never blocks the next one (RX-01/02)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from askdocs.reader.article import output_limit
+from askdocs.reader.markup import MarkupJob
+from askdocs.reader.pool import RenderFailed, RenderPool
+from askdocs.server.app import create_app
+from askdocs.service import AskDocs
+from tests.reader.conftest import Tree
+from tests.reader.fixtures import fixture_settings
+from tests.reader.pages import page_from, render
+from tests.reader.pathological import CASES, sized
+
+BUDGET = 0.5
+SIZE = 128 * 1024
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[RenderPool]:
+    pool = RenderPool(workers=1, timeout=BUDGET, max_output_chars=2 * 1024 * 1024)
+    yield pool
+    pool.close()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_pathological_input_is_bounded(pool: RenderPool, name: str) -> None:
+    text = sized(CASES[name], SIZE)
+    started = time.monotonic()
+    outcome = _render_or_reason(pool, text)
+    assert outcome in ("ok", "timeout", "too-large")
+    assert time.monotonic() - started < BUDGET + 1.5
+    healthy = pool.render(MarkupJob("# Fine\n\nStill **works**.", ("fine",)))
+    assert "<strong>works</strong>" in healthy.html
+
+
+def _render_or_reason(pool: RenderPool, text: str) -> str:
+    try:
+        markup = pool.render(MarkupJob(text, ()))
+    except RenderFailed as exc:
+        return (
+            "timeout"
+            if "longer than" in str(exc)
+            else "too-large"
+            if "large" in str(exc)
+            else str(exc)
+        )
+    return "ok" if markup.weight <= 2 * 1024 * 1024 else "unbounded"
+
+
+def test_output_amplification_is_capped() -> None:
+    text = "# T\n\n[a]: <" + "u" * 900 + ">\n\n" + "[x][a] " * 2000
+    with pytest.raises(RenderFailed, match="too large"):
+        render(page_from(text))
+    assert output_limit("x" * 10, 2 * 1024 * 1024, 10) == 64 * 1024
+    assert output_limit("x" * 1024 * 1024, 2 * 1024 * 1024, 10) == 2 * 1024 * 1024
+
+
+def test_worker_side_output_cap() -> None:
+    pool = RenderPool(workers=1, timeout=5, max_output_chars=1000)
+    try:
+        with pytest.raises(RenderFailed, match="too large"):
+            pool.render(MarkupJob("word " * 1000, ()))
+        assert pool.render(MarkupJob("small", ())).html == "<p>small</p>\n"
+    finally:
+        pool.close()
+
+
+@pytest.mark.anyio
+async def test_pathological_article_is_503_and_others_still_render(tree: Tree) -> None:
+    (tree.docs / "slow.md").write_text("# Slow\n\n" + "[ a_" * 2500 + "\n")
+    settings = fixture_settings(tree.base, reader={"render_timeout_seconds": 0.2})
+    app = create_app(settings, AskDocs(settings))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+        await http.get("/api/docs/catalog", params={"locale": "en"})  # warm the corpus cache
+        started = time.monotonic()
+        slow = await http.get("/api/docs/articles/slow", params={"locale": "en"})
+        elapsed = time.monotonic() - started
+        again = await http.get("/api/docs/articles/slow", params={"locale": "en"})
+        fine = await http.get("/api/docs/articles/guide/install", params={"locale": "en"})
+    app.state.reader.close()
+    assert slow.status_code == 503
+    assert slow.json()["error"]["code"] == "docs-unavailable"
+    assert elapsed < 2.0
+    assert again.status_code == 503
+    assert fine.status_code == 200

@@ -1,0 +1,175 @@
+"""Ask AI end to end in-process: the real AskDocs (local embedder, Qdrant Edge on disk) over
+the fixture docs, the real limits store, and a scripted chat model on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from urllib.parse import unquote
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from askdocs.answer.extractive import INTRO
+from askdocs.answer.flow import INTERRUPTED_MARKER, NO_MATCH_MESSAGE
+from askdocs.server.app import create_app
+from askdocs.service import AskDocs
+from askdocs.settings import BotCheckSettings, ChatSettings, Settings
+from tests.llm.scripted import Reply, openai_text, sse
+from tests.server.conftest import Rig, client, site_configs, write_docs
+
+pytestmark = pytest.mark.anyio
+INSTALL = "How do I install Acme with pip?"
+
+
+def ask_body(*questions: str) -> dict[str, object]:
+    messages: list[dict[str, str]] = []
+    for question in questions:
+        if messages:
+            messages.append({"role": "assistant", "content": "An earlier answer."})
+        messages.append({"role": "user", "content": question})
+    return {"token": "", "messages": messages}
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AskDocs]:
+    """One real service over the fixture docs, indexed once for the module."""
+    tmp = tmp_path_factory.mktemp("indexed")
+    settings = Settings(data_dir=tmp / "data", sites=site_configs(write_docs(tmp / "docs")))
+    service = AskDocs(settings)
+    service.ensure_indexed()
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def answering(rig: Rig, indexed: AskDocs) -> Callable[..., FastAPI]:
+    def make(**changes: object) -> FastAPI:
+        update = {"bot_check": BotCheckSettings(provider="off"), **changes}
+        return create_app(rig.settings.model_copy(update=update), indexed)
+
+    return make
+
+
+def sources_of(response: httpx.Response) -> list[dict[str, str]]:
+    value: list[dict[str, str]] = json.loads(unquote(response.headers["x-ask-sources"]))
+    return value
+
+
+async def test_a_cited_answer_streams_from_the_model(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    rig.model.script(Reply(openai_text(["Run ", "`pip install acme`."])))
+    async with client(answering()) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert response.status_code == 200
+    assert response.text == "Run `pip install acme`."
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
+    assert response.headers["cache-control"] == "no-store"
+    assert response.headers["x-ask-remaining"] == "1"
+    assert sources_of(response)[0]["title"] == "Installing Acme"
+    assert sources_of(response)[0]["url"].startswith("/docs/install#")
+    sent = rig.model.received[0].body
+    system = sent["messages"][0]
+    assert system["role"] == "system"
+    assert '<excerpt n="1"' in system["content"]
+    assert "pip install acme" in system["content"]
+    assert sent["messages"][-1] == {"role": "user", "content": INSTALL}
+    assert "tools" not in sent
+
+
+async def test_no_match_is_the_fixed_message_and_no_model_call(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    async with client(answering()) as http:
+        response = await http.post(
+            "/api/ask", json=ask_body("What is the airspeed velocity of an unladen swallow?")
+        )
+    assert response.status_code == 200
+    assert response.text == NO_MATCH_MESSAGE
+    assert sources_of(response) == []
+    assert rig.model.received == []
+
+
+async def test_a_short_follow_up_searches_with_the_earlier_question(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    rig.model.script(Reply(openai_text(["Clone it."])))
+    async with client(answering()) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL, "and from source?"))
+    assert response.status_code == 200
+    assert "pip install -e ." in rig.model.received[0].body["messages"][0]["content"]
+
+
+async def test_model_error_before_the_reply_is_500(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    rig.model.script(Reply([b'{"error": {"message": "bad key"}}'], 401, "application/json"))
+    async with client(answering()) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert (response.status_code, response.json()["error"]["code"]) == (500, "model_error")
+
+
+async def test_model_error_mid_stream_ends_with_a_marker(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    chunks = openai_text(["Run ", "pip", " now"])
+    rig.model.script(Reply([*chunks[:3], sse({"error": {"message": "overloaded"}})]))
+    async with client(answering()) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert response.status_code == 200
+    assert response.text == "Run pip" + INTERRUPTED_MARKER
+
+
+async def test_extractive_answer_without_a_model(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    app = answering(chat=ChatSettings(provider="none"))
+    async with client(app) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert response.status_code == 200
+    assert response.text.startswith(INTRO)
+    assert "pip install acme" in response.text
+    assert "](/docs/install#" in response.text
+
+
+async def test_remaining_counts_down_then_429(rig: Rig, answering: Callable[..., FastAPI]) -> None:
+    rig.model.script(Reply(openai_text(["a"])), Reply(openai_text(["b"])))
+    async with client(answering()) as http:
+        first = await http.post("/api/ask", json=ask_body(INSTALL))
+        second = await http.post("/api/ask", json=ask_body(INSTALL))
+        third = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert [first.headers["x-ask-remaining"], second.headers["x-ask-remaining"]] == ["1", "0"]
+    assert third.status_code == 429
+    assert len(rig.model.received) == 2
+
+
+async def test_before_the_first_index_ask_and_search_are_503(rig: Rig) -> None:
+    app = rig.app(bot_check=BotCheckSettings(provider="off"))
+    async with client(app) as http:
+        asked = await http.post("/api/ask", json=ask_body(INSTALL))
+        searched = await http.get("/api/search", params={"q": "install"})
+        ready = await http.get("/readyz")
+    for response in (asked, searched):
+        assert (response.status_code, response.json()["error"]["code"]) == (503, "index_building")
+    assert ready.status_code == 503
+    assert ready.json()["ready"] is False
+    assert rig.model.received == []
+
+
+async def test_search_api_and_readiness(rig: Rig, answering: Callable[..., FastAPI]) -> None:
+    async with client(answering()) as http:
+        response = await http.get("/api/search", params={"q": "install from source", "limit": 3})
+        ready = await http.get("/readyz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["site"] == "acme"
+    assert 1 <= len(body["hits"]) <= 3
+    best = body["hits"][0]
+    assert best["title"] == "Installing Acme"
+    assert best["url"].startswith("/docs/install#")
+    assert {"heading", "text", "locale", "translated"} <= set(best)
+    assert response.headers["cache-control"] == "no-store"
+    assert ready.status_code == 200
+    assert {s["site"] for s in ready.json()["sites"]} == {"acme", "quiet"}
