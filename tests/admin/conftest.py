@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from tests.admin.world import World, build_world
+from tests.assistant.conftest import docs_root
 from tests.db.fixtures import database_url, postgres_server
 
-__all__ = ["database_url", "postgres_server"]
+__all__ = ["database_url", "docs_root", "postgres_server"]
 
 
 @pytest.fixture

@@ -198,3 +198,27 @@ def test_sites_are_validated(world: World) -> None:
         with pytest.raises(InvalidInput) as refused:
             world.api.propose("CreateSite", world.owner.id, args)
         assert refused.value.code == code, args
+
+
+def test_twenty_concurrent_applies_of_one_token_apply_once(world: World) -> None:
+    import threading
+
+    token = propose(world, "WritePage", NEW_PAGE)
+    barrier = threading.Barrier(20)
+    outcomes: list[str] = []
+
+    def run() -> None:
+        barrier.wait()
+        try:
+            apply(world, "WritePage", NEW_PAGE, token)
+            outcomes.append("applied")
+        except Forbidden:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=run) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes.count("applied") == 1
+    assert outcomes.count("refused") == 19

@@ -237,6 +237,7 @@ def _model_handler(state: ModelServer) -> type[BaseHTTPRequestHandler]:
 class EmbeddingServer:
     dimension: int = 64
     hang: threading.Event = field(default_factory=threading.Event)
+    hang_documents: threading.Event = field(default_factory=threading.Event)  # not queries
     release: threading.Event = field(default_factory=threading.Event)
     hung: threading.Event = field(default_factory=threading.Event)
     inputs: list[str] = field(default_factory=list)
@@ -262,10 +263,10 @@ def _embedding_handler(state: EmbeddingServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
             texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
             state.inputs.extend(texts)
-            if state.hang.is_set():
+            documents = any(" — " in text for text in texts)  # "{title} — {heading}\n\n..."
+            if state.hang.is_set() or (state.hang_documents.is_set() and documents):
                 state.hung.set()
-                state.release.wait(HANG_LIMIT_SECONDS)
-                return
+                state.release.wait(HANG_LIMIT_SECONDS)  # then answer, late
             data = [
                 {"object": "embedding", "index": i, "embedding": state.vector(t)}
                 for i, t in enumerate(texts)

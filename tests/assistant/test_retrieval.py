@@ -195,3 +195,24 @@ async def test_without_a_model_the_answer_quotes_the_docs(no_model: Harness) -> 
     assert frames[-2]["finishReason"] == "stop"
     assert no_model.models.requests == []
     assert "cannot write a tailored answer" in _persisted_text(no_model, thread)
+
+
+@pytest.mark.anyio
+async def test_search_reads_the_last_complete_index_while_a_rebuild_hangs(
+    indexed: Harness, embeddings: EmbeddingServer, docs_root: Path
+) -> None:
+    page = docs_root / "user-guide" / "search.md"
+    extra = "\n## Filters\n\nFilter by locale and audience.\n\n## Limits\n\nAt most 50 hits.\n"
+    page.write_text(page.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    embeddings.hang_documents.set()
+    service = indexed.runtime.service
+    async with anyio.create_task_group() as group:
+        group.start_soon(anyio.to_thread.run_sync, service.index, "docs")
+        assert await anyio.to_thread.run_sync(embeddings.hung.wait, 10.0)  # rebuild is stuck
+        tool = SearchDocsTool(service, indexed.runtime.settings.assistant)
+        started = time.perf_counter()
+        outcome = await tool.run(ToolContext("u", "docs"), {"query": "hybrid search fusion"})
+        assert time.perf_counter() - started < 1.0
+        assert outcome.data["status"] == "ok"
+        assert "Searching" in [r["title"] for r in outcome.data["results"]]
+        embeddings.release.set()

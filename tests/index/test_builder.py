@@ -293,3 +293,37 @@ def chunk_ids(chunks: list) -> set[str]:  # type: ignore[type-arg]
 def test_helper_chunk_is_valid() -> None:
     c = chunk("docs", "a", "B c", "text")
     assert c.id == "a:en#b-c:0"
+
+
+def snapshot(store: IndexStore, name: str) -> dict[str, tuple[object, ...]]:
+    points = store.backend.scroll(name, vectors=True)
+    return {
+        p.id: (
+            {k: v for k, v in p.payload.items() if k != "run"},
+            p.sparse,
+            None if p.dense is None else tuple(np.round(p.dense, 6)),
+        )
+        for p in points
+    }
+
+
+def test_incremental_builds_equal_a_fresh_build(
+    store: IndexStore, embedder: HashingEmbedder, tmp_path: Path
+) -> None:
+    docs, guide = corpus(), corpus("guide", pages=2, sections=2)
+    build(store, embedder, "docs", docs)
+    build(store, embedder, "guide", guide)
+    docs[1] = replace(docs[1], text="changed words")  # an edit
+    docs[2] = replace(docs[2], url="/moved", heading_trail=("Top", docs[2].heading))  # payload
+    docs = [c for c in docs if c.slug != docs[-1].slug]  # a removed page
+    docs.append(chunk("docs", "new-page", "Brand new", "A page that did not exist."))
+    embedder.embedded.clear()
+    incremental = build(store, embedder, "docs", docs)
+    assert incremental.embedded == 2  # the edit and the new page; the move reuses its vector
+    assert len(embedder.embedded) == 2
+    fresh_store = IndexStore(EdgeBackend(tmp_path / "fresh" / "index"))
+    build(fresh_store, HashingEmbedder(), "docs", docs)
+    fresh = build(fresh_store, HashingEmbedder(), "guide", guide)
+    assert fresh.collection == incremental.collection
+    assert snapshot(fresh_store, fresh.collection) == snapshot(store, incremental.collection)
+    fresh_store.close()

@@ -9,7 +9,7 @@ import numpy as np
 from askdocs.index.backend import StoredPoint
 from askdocs.index.naming import point_id
 from askdocs.index.payload import chunk_payload
-from askdocs.index.plan import plan_points, unique_chunks
+from askdocs.index.plan import plan_changes, plan_points, unique_chunks
 from askdocs.index.types import SparseVector
 from askdocs.types import Chunk
 from tests.index.helpers import corpus
@@ -97,3 +97,21 @@ def test_unique_chunks_keeps_the_first_of_each_id() -> None:
     unique, repeated = unique_chunks("docs", [*docs, replace(docs[1], text="other")])
     assert unique == docs
     assert repeated == [docs[1].id]
+
+
+def test_changes_list_only_what_differs() -> None:
+    docs, guide, gone = corpus(pages=2, sections=2), corpus("guide", 1, 1), corpus("old", 1, 1)
+    previous = stored(docs + guide + gone)
+    edited = [replace(docs[0], text="new"), *docs[1:3], corpus(pages=3, sections=2)[4]]
+    changes = plan_changes("docs", edited, previous, keep_sites={"docs": "", "guide": ""})
+    assert [c.id for c in changes.upsert] == [edited[0].id, edited[3].id]
+    removed = {point_id("docs", docs[3].id), point_id("old", gone[0].id)}
+    assert set(changes.delete) == removed
+    assert changes.kept == 1 + 2  # guide's point and the two unchanged docs chunks
+    assert changes.vector_of[docs[1].embed_hash] == point_id("docs", docs[1].id)
+
+
+def test_no_changes_means_nothing_to_do() -> None:
+    docs = corpus(pages=1, sections=3)
+    changes = plan_changes("docs", docs, stored(docs), keep_sites={"docs": ""})
+    assert (changes.upsert, changes.delete, changes.kept) == ((), (), 3)

@@ -115,3 +115,29 @@ def test_list_catalog_in_reading_order(backend: BackendFactory, settings: Settin
         "guides/testing",
         "guides/cors",
     ]
+
+
+def test_server_mode_forwards_the_callers_token_unchanged(
+    settings: Settings, service: AskDocs
+) -> None:
+    app = create_app(settings, service)
+    seen: list[str | None] = []
+
+    async def recording(scope: Any, receive: Any, send: Any) -> None:
+        headers = dict(scope.get("headers") or [])
+        seen.append(headers.get(b"authorization", b"").decode() or None)
+        await app(scope, receive, send)
+
+    token = mint(settings, "user-7", org="org-2", org_role="member")
+
+    def factory() -> DocsBackend:
+        transport = httpx.ASGITransport(app=recording)
+        return RemoteBackend("http://127.0.0.1:8000", timeout_seconds=30, transport=transport)
+
+    async def run() -> None:
+        async with session(factory, stdio_auth(settings, token)) as client:
+            await client.call_tool("search_docs", {"query": "routing"})
+            await client.call_tool("list_catalog", {})
+
+    anyio.run(run)
+    assert seen == [f"Bearer {token}", f"Bearer {token}"]

@@ -82,7 +82,12 @@ async def retrieve(
     text = search_text(question.messages, settings.search.followup_min_words)
     count = settings.ask.chunks_per_question
     search = partial(
-        service.search, text, site=question.site.id, locale=question.locale, limit=count
+        service.search,
+        text,
+        site=question.site.id,
+        locale=question.locale,
+        audience="user",  # Ask AI is public: it answers from user pages only (seed 003)
+        limit=count,
     )
     result = await anyio.to_thread.run_sync(interactive(service, search), limiter=limiter)
     if not result.match:

@@ -148,8 +148,22 @@ class Backend(Protocol):
         """The manifest of a complete collection; None when missing or partial."""
         ...
 
+    can_derive: bool
+    """Whether ``derive`` is cheap (a file copy) rather than a full rewrite."""
+
     def create(self, name: str, dimension: int | None) -> None:
         """Create an empty collection (removing a partial one of the same name)."""
+        ...
+
+    def derive(self, source: str, name: str, dimension: int | None) -> None:
+        """Create ``name`` as a copy of the complete collection ``source``, open for writing
+        (only where ``can_derive``)."""
+        ...
+
+    def delete(self, name: str, ids: Sequence[str]) -> None: ...
+
+    def dense_vectors(self, name: str, ids: Sequence[str]) -> dict[str, FloatArray]:
+        """The stored dense vectors of ``ids`` (those that have one)."""
         ...
 
     def upsert(self, name: str, points: Sequence[PointRecord]) -> None: ...

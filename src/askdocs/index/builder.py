@@ -20,9 +20,16 @@ import numpy as np
 from askdocs.embeddings.protocol import Embedder
 from askdocs.errors import EmbeddingError, VectorStoreError
 from askdocs.index.backend import FloatArray, Manifest, PointRecord
-from askdocs.index.naming import KEYWORD_ONLY, ModelSpec, collection_name, corpus_hash, site_hash
+from askdocs.index.naming import (
+    KEYWORD_ONLY,
+    ModelSpec,
+    collection_name,
+    corpus_hash,
+    point_id,
+    site_hash,
+)
 from askdocs.index.payload import chunk_payload
-from askdocs.index.plan import Item, Plan, plan_points, unique_chunks
+from askdocs.index.plan import Item, plan_changes, plan_points, unique_chunks
 from askdocs.index.store import IndexStore
 from askdocs.index.types import BuildResult, SparseVector
 from askdocs.types import Chunk
@@ -116,13 +123,73 @@ def _reused(manifest: Manifest, site: str, embedder: Embedder | None) -> int:
     return manifest.site_points.get(site, 0) if embedder is not None else 0
 
 
+@dataclass(frozen=True)
+class _Target:
+    """What to write: ``items`` on top of a copy of ``base`` (or of nothing), minus
+    ``delete``; the finished collection must hold exactly ``total`` points."""
+
+    base: str | None
+    items: list[Item]
+    delete: tuple[str, ...]
+    total: int
+    reused: int  # this site's chunks whose dense vector was reused
+
+
 def _write(
     job: _Job, site: str, own: list[Chunk], source: Manifest | None, current: Manifest | None
 ) -> tuple[Manifest, int, int]:
     """Build collection ``job.name`` in full and seal it; on any failure remove it.
     Returns the manifest, the chunks embedded and this site's reused vectors."""
     backend = job.store.backend
-    previous = list(backend.scroll(source.name, vectors=True)) if source else []
+    derive = (
+        backend.can_derive
+        and current is not None
+        and current.lexical_version == job.lexical_version
+    )
+    target = _derived(job, site, own, current) if derive and current else (
+        _fresh(job, site, own, source, current)
+    )  # fmt: skip
+    run = uuid.uuid4().hex
+    if target.base is not None:
+        backend.derive(target.base, job.name, job.model.dimension)
+    else:
+        backend.create(job.name, job.model.dimension)
+    try:
+        if target.delete:
+            backend.delete(job.name, target.delete)
+        embedded = _fill(job, target.items, run)
+        manifest = _verify(job, target.total, _site_points(source, job, site, own), run)
+        backend.seal(job.name, manifest)
+    except BaseException:
+        backend.drop(job.name)
+        raise
+    return manifest, embedded, target.reused if job.embedder is not None else 0
+
+
+def _derived(job: _Job, site: str, own: list[Chunk], current: Manifest) -> _Target:
+    """Same model and lexical analysis: copy the current collection and apply the diff."""
+    backend = job.store.backend
+    previous = list(backend.scroll(current.name, vectors=False))
+    changes = plan_changes(site, own, previous, keep_sites=job.hashes)
+    needed = {c.embed_hash for c in changes.upsert}
+    sources = {h: pid for h, pid in changes.vector_of.items() if h in needed}
+    vectors = backend.dense_vectors(current.name, sorted(set(sources.values()))) if (
+        job.embedder is not None and sources
+    ) else {}  # fmt: skip
+    items = [
+        Item(point_id(c.site, c.id), c, job.sparse(c), vectors.get(sources.get(c.embed_hash, "")))
+        for c in changes.upsert
+    ]
+    missing = sum(1 for item in items if item.dense is None)
+    total = changes.kept + len(items)
+    return _Target(current.name, items, changes.delete, total, len(own) - missing)
+
+
+def _fresh(
+    job: _Job, site: str, own: list[Chunk], source: Manifest | None, current: Manifest | None
+) -> _Target:
+    """Write every point into an empty collection, reusing what the source allows."""
+    previous = list(job.store.backend.scroll(source.name, vectors=True)) if source else []
     plan = plan_points(
         site,
         own,
@@ -132,24 +199,23 @@ def _write(
         reuse_sparse=source is not None and source.lexical_version == job.lexical_version,
         sparse=job.sparse,
     )
-    run = uuid.uuid4().hex
-    backend.create(job.name, job.model.dimension)
-    try:
-        embedded = _fill(job, plan, run)
-        manifest = _verify(job, plan, run)
-        backend.seal(job.name, manifest)
-    except BaseException:
-        backend.drop(job.name)
-        raise
-    return manifest, embedded, plan.reused if job.embedder is not None else 0
+    return _Target(None, list(plan.items), (), len(plan.items), plan.reused)
 
 
-def _fill(job: _Job, plan: Plan, run: str) -> int:
-    """Write every point: first those whose vectors are known, then embed the rest in
+def _site_points(source: Manifest | None, job: _Job, site: str, own: list[Chunk]) -> dict[str, int]:
+    counts = {s: n for s, n in (source.site_points if source else {}).items() if s in job.hashes}
+    counts.pop(site, None)
+    if own:
+        counts[site] = len(own)
+    return counts
+
+
+def _fill(job: _Job, items: list[Item], run: str) -> int:
+    """Write the points: first those whose vectors are known, then embed the rest in
     batches. Returns how many chunks were embedded."""
     needs_dense = job.embedder is not None
-    ready = [item for item in plan.items if item.dense is not None or not needs_dense]
-    pending = [item for item in plan.items if needs_dense and item.dense is None]
+    ready = [item for item in items if item.dense is not None or not needs_dense]
+    pending = [item for item in items if needs_dense and item.dense is None]
     for batch in _batches(ready, UPSERT_BATCH):
         job.store.backend.upsert(job.name, [_record(item, run) for item in batch])
     done = 0
@@ -191,21 +257,17 @@ def _batches(items: list[Item], size: int) -> Iterator[list[Item]]:
         yield items[start : start + step]
 
 
-def _verify(job: _Job, plan: Plan, run: str) -> Manifest:
+def _verify(job: _Job, total: int, site_points: dict[str, int], run: str) -> Manifest:
     """Count the written points exactly; a mismatch means the collection is unusable."""
     backend = job.store.backend
-    expected = len(plan.items)
-    expected_dense = expected if job.model.dimension else 0
+    expected_dense = total if job.model.dimension else 0
     points = backend.count(job.name)
     dense_points = backend.count(job.name, dense_only=True) if job.model.dimension else 0
-    if points != expected or dense_points != expected_dense:
+    if points != total or dense_points != expected_dense or sum(site_points.values()) != total:
         raise VectorStoreError(
             f"collection {job.name} holds {points} points ({dense_points} with a dense "
-            f"vector); expected {expected} ({expected_dense})"
+            f"vector); expected {total} ({expected_dense})"
         )
-    site_points: dict[str, int] = {}
-    for item in plan.items:
-        site_points[item.chunk.site] = site_points.get(item.chunk.site, 0) + 1
     return Manifest(
         name=job.name,
         model_id=job.model.model_id,

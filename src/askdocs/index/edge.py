@@ -32,7 +32,9 @@ import qdrant_edge as qe
 from askdocs.errors import VectorStoreError
 from askdocs.index import edge_convert as conv
 from askdocs.index.backend import (
+    DENSE,
     CollectionGone,
+    FloatArray,
     Manifest,
     PointRecord,
     QuerySpec,
@@ -41,6 +43,7 @@ from askdocs.index.backend import (
 )
 from askdocs.index.files import (
     atomic_write,
+    copy_tree,
     exclusive,
     fsync_dir,
     lease_is_free,
@@ -52,6 +55,7 @@ from askdocs.index.naming import PREFIX
 POINTER_PREFIX = "CURRENT-"
 _TRASH = ".trash-"
 _SCROLL_PAGE = 512
+_NOT_COPIED = frozenset({"edge_config.json", "temp_segments"})  # rewritten on load / scratch
 
 
 @dataclass
@@ -119,19 +123,50 @@ class EdgeBackend:
 
     # -- writing -------------------------------------------------------------------------
 
+    can_derive = True
+
     def create(self, name: str, dimension: int | None) -> None:
-        folder = self._collections / name
-        if folder.exists() and not self.drop(name):
-            raise VectorStoreError(f"collection {name} is in use and cannot be rebuilt")
-        (folder / "shard").mkdir(parents=True)
-        (folder / "lease").touch()
-        fsync_dir(self._collections)
+        folder = self._fresh_folder(name)
+        (folder / "shard").mkdir()
         with _engine(name, "create"):
             shard = qe.EdgeShard.create(str(folder / "shard"), conv.config(dimension))
             for operation in conv.payload_indexes():
                 shard.update(operation)
         with self._lock:
             self._handles[name] = _Handle(shard, None)
+
+    def derive(self, source: str, name: str, dimension: int | None) -> None:
+        """Copy the source shard's files (vectors, payload, payload and HNSW indexes), so
+        that a small change costs a file copy instead of re-inserting and re-indexing."""
+        if self.manifest(source) is None:
+            raise VectorStoreError(f"collection {source} is not complete; cannot copy it")
+        folder = self._fresh_folder(name)
+        _io(lambda: copy_tree(self._collections / source / "shard", folder / "shard",
+                              skip=_NOT_COPIED), f"copy {source}")  # fmt: skip
+        with _engine(name, "open the copy of"):
+            shard = qe.EdgeShard.load(str(folder / "shard"), conv.config(dimension))
+        with self._lock:
+            self._handles[name] = _Handle(shard, None)
+
+    def _fresh_folder(self, name: str) -> Path:
+        folder = self._collections / name
+        if folder.exists() and not self.drop(name):
+            raise VectorStoreError(f"collection {name} is in use and cannot be rebuilt")
+        folder.mkdir(parents=True)
+        (folder / "lease").touch()
+        fsync_dir(self._collections)
+        return folder
+
+    def delete(self, name: str, ids: Sequence[str]) -> None:
+        handle = self._writer(name)
+        with _engine(name, "delete from"), handle.lock:
+            handle.shard.update(qe.UpdateOperation.delete_points(list(ids)))
+
+    def dense_vectors(self, name: str, ids: Sequence[str]) -> dict[str, FloatArray]:
+        with self._use(name, "read vectors of") as shard:
+            records = shard.retrieve(list(ids), with_payload=False, with_vector=[DENSE])
+        points = (conv.stored(record) for record in records)
+        return {p.id: p.dense for p in points if p.dense is not None}
 
     def upsert(self, name: str, points: Sequence[PointRecord]) -> None:
         handle = self._writer(name)

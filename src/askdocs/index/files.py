@@ -84,3 +84,25 @@ def lease_is_free(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def copy_tree(source: Path, target: Path, *, skip: frozenset[str] = frozenset()) -> None:
+    """Copy a folder tree, fsyncing every file and folder, leaving out names in ``skip``."""
+    target.mkdir(parents=True)
+    for entry in source.iterdir():
+        if entry.name in skip:
+            continue
+        destination = target / entry.name
+        if entry.is_dir() and not entry.is_symlink():
+            copy_tree(entry, destination, skip=skip)
+        elif entry.is_file() and not entry.is_symlink():
+            _copy_file(entry, destination)
+    fsync_dir(target)
+
+
+def _copy_file(source: Path, target: Path) -> None:
+    with source.open("rb") as reader, target.open("wb") as writer:
+        while block := reader.read(1 << 20):
+            writer.write(block)
+        writer.flush()
+        os.fsync(writer.fileno())

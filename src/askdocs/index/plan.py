@@ -106,3 +106,44 @@ def unique_chunks(site: str, chunks: Sequence[Chunk]) -> tuple[list[Chunk], list
         else:
             seen[key] = chunk
     return list(seen.values()), repeated
+
+
+@dataclass(frozen=True)
+class Changes:
+    """How to turn a copy of the previous collection into the new one."""
+
+    upsert: tuple[Chunk, ...]  # this site's new or changed chunks
+    delete: tuple[str, ...]  # point ids: this site's removed chunks, sites no longer indexed
+    kept: int  # points the copy already holds unchanged
+    vector_of: Mapping[str, str]  # embed_hash -> a previous point id holding that vector
+
+
+def plan_changes(
+    site: str,
+    own: Sequence[Chunk],
+    previous: Sequence[StoredPoint],
+    *,
+    keep_sites: Mapping[str, object],
+) -> Changes:
+    """The difference between the previous collection (payloads only) and the new one,
+    when both are for the same model and lexical analysis."""
+    fingerprints: dict[str, str] = {}  # this site's previous points
+    vector_of: dict[str, str] = {}
+    delete: list[str] = []
+    others = 0
+    for point in previous:
+        point_site = point.payload.get("site")
+        embed_hash = stored_embed_hash(point.payload)
+        if embed_hash:
+            vector_of.setdefault(embed_hash, point.id)
+        if point_site == site:
+            fingerprints[point.id] = chunk_fingerprint(chunk_from_payload(point.payload))
+        elif point_site in keep_sites:
+            others += 1
+        else:
+            delete.append(point.id)
+    wanted = {point_id(c.site, c.id): c for c in own}
+    upsert = [c for pid, c in wanted.items() if fingerprints.get(pid) != chunk_fingerprint(c)]
+    delete += [pid for pid in fingerprints if pid not in wanted]
+    kept = others + len(wanted) - len(upsert)
+    return Changes(tuple(upsert), tuple(delete), kept, vector_of)

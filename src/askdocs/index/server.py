@@ -24,6 +24,7 @@ from askdocs.index.backend import (
     DENSE,
     SPARSE,
     CollectionGone,
+    FloatArray,
     Manifest,
     PointRecord,
     QuerySpec,
@@ -121,6 +122,24 @@ class QdrantBackend:
                     models.PayloadSchemaType.KEYWORD,
                 )
                 self._call("index", index)
+
+    can_derive = False  # a server has no collection copy: builds write every point
+
+    def derive(self, source: str, name: str, dimension: int | None) -> None:
+        raise VectorStoreError("a Qdrant server collection cannot be copied; build it afresh")
+
+    def delete(self, name: str, ids: Sequence[str]) -> None:
+        selector = models.PointIdsList(points=list(ids))
+        self._call("delete from", lambda: self.client.delete(name, selector, wait=True), name)
+
+    def dense_vectors(self, name: str, ids: Sequence[str]) -> dict[str, FloatArray]:
+        found = self._call(
+            "read vectors of",
+            lambda: self.client.retrieve(name, list(ids), with_payload=False, with_vectors=[DENSE]),
+            name,
+        )
+        points = (stored_of(record) for record in found)
+        return {p.id: p.dense for p in points if p.dense is not None}
 
     def upsert(self, name: str, points: Sequence[PointRecord]) -> None:
         batch = [point_of(point) for point in points]

@@ -102,7 +102,9 @@ def fold(text: str) -> str:
 def _compat(text: str) -> str:
     """NFKC and diacritics removed, case kept (camelCase splitting needs the case)."""
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c))
+    )
 
 
 class _Analyzer:
@@ -149,7 +151,7 @@ def _camel(piece: str) -> list[str]:
         pending = ""
     if pending:
         parts.append(pending)
-    return parts if len(parts) > 1 else [piece]
+    return parts if sum(len(part) > 1 for part in parts) > 1 else [piece]
 
 
 def _parts(raw: str) -> list[str]:

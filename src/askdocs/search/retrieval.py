@@ -39,7 +39,7 @@ from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
 from askdocs.search.query import SearchQuery, search_text
 from askdocs.search.threshold import dense_match, dense_threshold, keyword_match
 from askdocs.settings import SearchSettings
-from askdocs.types import Audience, SearchResult
+from askdocs.types import Audience, Hit, SearchResult
 
 log = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
@@ -167,6 +167,15 @@ class Retriever:
             )
         )
 
+    def _exact_words(self, text: str, hits: tuple[Hit, ...], request: SearchRequest) -> bool:
+        """Keyword-like queries (identifiers, a few words) also match when a top hit holds
+        every one of their terms: MiniLM gives bare identifiers low cosines."""
+        if not is_keyword_query(text):
+            return False
+        texts = [_lexical_text(hit.title, hit.heading, hit.text) for hit in hits]
+        locale = request.locale or request.fallback_locale
+        return keyword_match(text, texts[: self.settings.match_top_k], locale, ratio=1.0)
+
     def _result(
         self,
         result: QueryResult,
@@ -184,6 +193,7 @@ class Retriever:
             top = [cosine for _, cosine in shown[: self.settings.match_top_k]]
             threshold = dense_threshold(plan.collection.model_id, self.settings.match_threshold)
             match, best = dense_match(top, threshold)
+            match = match or self._exact_words(query.text, hits, request)
         else:
             texts = [_lexical_text(hit.title, hit.heading, hit.text) for hit in hits]
             locale = request.locale or request.fallback_locale

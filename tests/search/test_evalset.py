@@ -1,0 +1,38 @@
+"""Question files: the shared eval format, and errors that name the line."""
+
+from __future__ import annotations
+
+import pytest
+
+from askdocs.errors import InvalidInput
+from askdocs.search.evalset import parse_questions
+from tests.conftest import EVAL_DIR
+
+
+def test_parses_the_shared_dev_set() -> None:
+    path = EVAL_DIR / "fastapi-docs-dev.jsonl"
+    questions = parse_questions(path.read_text(encoding="utf-8").splitlines())
+    assert len(questions) == 40
+    followups = [q for q in questions if q.kind == "followup"]
+    assert followups and all(q.history for q in followups)
+    assert all(not q.relevant for q in questions if q.kind == "unanswerable")
+
+
+def test_minimal_lines_and_blank_lines() -> None:
+    [q] = parse_questions(['{"id": "x", "question": "hello"}', ""])
+    assert (q.id, q.question, q.history, q.relevant) == ("x", "hello", (), ())
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("not json", "f:1: not valid JSON"),
+        ("[1]", "f:1: expected a JSON object"),
+        ('{"question": ""}', "f:1: 'question' must be"),
+        ('{"question": "q", "history": "x"}', "f:1: 'history' must be"),
+        ('{"question": "q", "relevant": [{"heading": "h"}]}', "f:1: each label needs"),
+    ],
+)
+def test_bad_lines_name_file_and_line(line: str, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        parse_questions([line], "f")

@@ -1,0 +1,166 @@
+"""Hybrid retrieval against the real model and a real Qdrant Edge store on disk."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import shutil
+from pathlib import Path
+
+import pytest
+
+from askdocs.embeddings.protocol import Embedder, Vectors
+from askdocs.errors import EmbeddingError, IndexBuilding, VectorStoreError
+from askdocs.search.retrieval import is_keyword_query
+from askdocs.service import AskDocs
+from askdocs.settings import EmbeddingSettings
+from askdocs.sites import folder_site
+from tests.search.conftest import SITE, fixture_settings
+
+
+class FailingQueries:
+    """The real embedder, except that query embedding fails (a provider outage)."""
+
+    def __init__(self, real: Embedder) -> None:
+        self.real = real
+
+    @property
+    def model_id(self) -> str:
+        return self.real.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self.real.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return self.real.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        raise EmbeddingError("provider timed out", code="embedding_timeout")
+
+
+def paths(service: AskDocs, query: str, **kwargs: object) -> list[tuple[str, str]]:
+    result = service.search(query, site=SITE, **kwargs)  # type: ignore[arg-type]
+    return [(hit.path, hit.heading) for hit in result.hits]
+
+
+def test_hybrid_search_finds_sections_with_citations(indexed: AskDocs) -> None:
+    result = indexed.search("send a welcome email without making the user wait", site=SITE)
+    assert result.mode == "hybrid" and result.reason is None and result.coverage == 1.0
+    top = result.hits[0]
+    assert (top.path, top.heading) == ("background.md", "Send an email after the response")
+    assert top.url.endswith("#send-an-email-after-the-response") and top.text
+    assert result.match and result.best_dense is not None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ('Depends(scope="function")', ("dependencies.md", "Dependency scope")),
+        ("receive_json", ("websockets.md", "Receive JSON")),
+        ("shm-size", ("deployment/docker.md", "Shared memory")),
+    ],
+)
+def test_exact_identifiers_rank_first(indexed: AskDocs, query: str, expected: object) -> None:
+    assert paths(indexed, query)[0] == expected
+
+
+def test_unrelated_question_is_not_a_match(indexed: AskDocs) -> None:
+    result = indexed.search("what is the capital of australia", site=SITE)
+    assert not result.match
+
+
+def test_short_followup_uses_the_previous_question(indexed: AskDocs) -> None:
+    alone = paths(indexed, "and with credentials?")
+    joined = paths(
+        indexed, "and with credentials?", history=["my browser app cannot call the API (CORS)"]
+    )
+    assert joined[0][0] == "cors.md"
+    assert alone != joined
+
+
+def test_locale_fallback_prefers_requested_variant(indexed: AskDocs) -> None:
+    result = indexed.search("CORSMiddleware povolené původy", site=SITE, locale="cs")
+    cors = [h for h in result.hits if h.slug == "cors"]
+    assert cors[0].locale == "cs" and cors[0].translated
+    others = [h for h in result.hits if h.slug != "cors"]
+    assert others and all(h.locale == "en" and not h.translated for h in others)
+    keys = [(h.slug, h.section_id) for h in result.hits]
+    assert len(keys) == len(set(keys))  # one hit per section, whatever the locales
+
+
+def test_english_search_never_returns_translations(indexed: AskDocs) -> None:
+    result = indexed.search("CORSMiddleware", site=SITE, locale="en")
+    assert result.hits and all(h.locale == "en" and h.translated for h in result.hits)
+
+
+def test_audience_filter(indexed: AskDocs) -> None:
+    assert indexed.search("docker", site=SITE, audience="user").hits
+    assert not indexed.search("docker", site=SITE, audience="developer").hits
+
+
+def test_limit_is_respected(indexed: AskDocs) -> None:
+    assert len(indexed.search("call", site=SITE, limit=2).hits) == 2
+
+
+def test_query_embedding_failure_degrades_to_keywords(indexed: AskDocs) -> None:
+    assert indexed.embedder is not None
+    service = AskDocs(indexed.settings, indexed.sites)
+    service._embedder, service._embedder_ready = FailingQueries(indexed.embedder), True
+    try:
+        result = service.search("receive_json", site=SITE)
+    finally:
+        service.close()
+    assert result.mode == "keyword" and "embedding_timeout" in (result.reason or "")
+    assert result.coverage == 1.0 and result.best_dense is None
+    assert result.hits[0].path == "websockets.md" and result.match
+
+
+def test_search_before_the_first_index_raises_index_building(tmp_path: Path) -> None:
+    service = AskDocs(fixture_settings(tmp_path), [folder_site(tmp_path, SITE)])
+    try:
+        with pytest.raises(IndexBuilding):
+            service.search("anything", site=SITE)
+        assert not service.status(SITE).ready
+    finally:
+        service.close()
+
+
+def test_keyword_only_provider_and_switching_model(tmp_path: Path, docs_root: Path) -> None:
+    none = EmbeddingSettings(provider="none")
+    service = AskDocs(fixture_settings(tmp_path, embedding=none), [folder_site(docs_root, SITE)])
+    try:
+        report = service.index(SITE)
+        assert report.embedded == 0 and report.chunks > 0
+        result = service.search("shared memory for the container", site=SITE)
+        assert result.mode == "keyword" and result.coverage == 0.0
+        assert result.reason == "no embedding provider is configured"
+        assert result.hits[0].path == "deployment/docker.md"
+        service.set_embedding(EmbeddingSettings(provider="local"))
+        building = service.search("shared memory for the container", site=SITE)
+        assert building.mode == "keyword" and "still being built" in (building.reason or "")
+        service.ensure_indexed()
+        assert service.search("shared memory for the container", site=SITE).mode == "hybrid"
+    finally:
+        service.close()
+
+
+def test_vector_store_failure_raises(tmp_path: Path, docs_root: Path) -> None:
+    none = EmbeddingSettings(provider="none")
+    service = AskDocs(fixture_settings(tmp_path, embedding=none), [folder_site(docs_root, SITE)])
+    try:
+        name = service.index(SITE).collection
+        service.store.backend.close()
+        shard = tmp_path / "index" / "collections" / name / "shard"
+        shutil.rmtree(shard)
+        shard.write_text("not a shard")  # the store on disk is broken under the service
+        with pytest.raises(VectorStoreError):
+            service.search("docker", site=SITE)
+    finally:
+        service.close()
+
+
+def test_keyword_query_detection() -> None:
+    assert is_keyword_query("GZipMiddleware minimum_size")
+    assert is_keyword_query("--root-path /api/v1")
+    assert is_keyword_query('Depends(scope="function")')
+    assert not is_keyword_query("how do I send an email after the response is returned")
