@@ -17,6 +17,10 @@ from tests.admin.world import World, db_state, tree_state
 REFUSAL = {"error": "admin privileges required"}
 
 
+def _quiet(caption: str) -> None:
+    return None
+
+
 def registry(world: World) -> ToolRegistry:
     return build_registry(ToolDeps(world.settings, world.api.service, world.db))
 
@@ -139,10 +143,10 @@ async def test_authority_is_re_read_on_every_call(world: World) -> None:
     context = ToolContext(world.owner.id, None)
     call = ToolCall("c1", "apply_update_site", {**args, "confirmationToken": token})
     before = db_state(world.db)
-    assert (await call_tool(tools, call, context, print)).data == REFUSAL
+    assert (await call_tool(tools, call, context, _quiet)).data == REFUSAL
     assert db_state(world.db) == before
     users.add_member(world.org_a, world.owner.id, "owner")
-    done = await call_tool(tools, call, context, print)
+    done = await call_tool(tools, call, context, _quiet)
     assert done.data["updated"]["name"] == "Renamed"
 
 
@@ -152,7 +156,7 @@ async def test_another_organisations_objects_answer_like_missing_ones(world: Wor
     context = ToolContext(world.outsider_owner.id, None)
 
     async def error(name: str, args: dict[str, Any]) -> Any:
-        return (await call_tool(tools, ToolCall("c", name, args), context, print)).data
+        return (await call_tool(tools, ToolCall("c", name, args), context, _quiet)).data
 
     foreign = await error("get_site", {"siteId": "alpha"})
     missing = await error("get_site", {"siteId": "nosuch"})

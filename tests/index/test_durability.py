@@ -76,13 +76,15 @@ def test_sigkill_during_rebuilds_never_serves_a_partial_collection(data_dir: Pat
     assert not first.run_or_kill(120)
     full_build = time.monotonic() - started
     assert_whole(check(data_dir), {"A"})
-    served, kills, cycles = "A", 0, 0
+    served, kills, cycles, mid_build = "A", 0, 0, 0
     order = ["B", "C", "A"]
     upcoming = Worker(data_dir, order[0])
     while kills < KILLS:
         worker, cycles = upcoming, cycles + 1
         worker.start()
         killed = worker.run_or_kill(rng.uniform(0.0, full_build * 1.2))
+        folders = list((data_dir / "index" / "collections").iterdir())
+        mid_build += killed and len(folders) > 1  # the kill left a partial collection behind
         upcoming = Worker(data_dir, order[cycles % len(order)])  # loads while we check
         state = check(data_dir)
         assert_whole(state, {served, worker.variant})
@@ -95,3 +97,4 @@ def test_sigkill_during_rebuilds_never_serves_a_partial_collection(data_dir: Pat
     leftovers = sorted(p.name for p in (data_dir / "index" / "collections").iterdir())
     assert len(leftovers) == 1, leftovers
     assert cycles < KILLS * 3, "too few rebuilds were actually interrupted"
+    assert mid_build >= KILLS // 4, f"only {mid_build} kills landed inside a build"
