@@ -85,16 +85,22 @@ class EmbeddingSettings(BaseModel):
 
 
 class SearchSettings(BaseModel):
+    """Retrieval and the match decision (docs/search.md). Fusion is Qdrant's weighted RRF:
+    a hit at 0-based position p of one side scores 1 / ((p + 1) / weight + k - 1)."""
+
     limit: int = Field(default=10, ge=1, le=100)
-    rrf_k: int = Field(default=60, ge=1)
-    dense_weight: float = Field(default=1.0, ge=0)
-    lexical_weight: float = Field(default=1.0, ge=0)
+    rrf_k: int = Field(default=5, ge=1)
+    dense_weight: float = Field(default=1.0, gt=0)
+    lexical_weight: float = Field(default=0.25, gt=0)
+    keyword_rrf_k: int = Field(default=2, ge=1)  # queries with identifiers, or <= 3 words
+    keyword_dense_weight: float = Field(default=0.2, gt=0)
+    keyword_lexical_weight: float = Field(default=1.0, gt=0)
     prefetch: int = Field(default=50, ge=1, le=1000)
-    match_threshold: float | None = None  # None: the calibrated value for the model
-    followup_min_words: int = 5
-    keyword_query_boost: float = Field(default=2.0, ge=0)  # lexical weight x for identifiers
     candidates_factor: int = Field(default=4, ge=1, le=20)  # fetch limit x this before dedupe
+    match_threshold: float | None = None  # None: the calibrated value for the model
     match_top_k: int = Field(default=5, ge=1, le=100)  # hits whose best cosine decides match
+    unknown_name_check: bool = True  # a name the site never mentions means no match
+    followup_min_words: int = 5
 
 
 class IndexSettings(BaseModel):
