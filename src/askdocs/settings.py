@@ -65,7 +65,7 @@ class CorpusSettings(BaseModel):
     max_image_bytes: int = 10 * 1024 * 1024
     split_level: int = Field(default=3, ge=1, le=6)
     max_chars: int = Field(default=1500, ge=200)
-    min_chars: int = Field(default=500, ge=0)  # 0: never merge short pieces
+    min_chars: int = Field(default=0, ge=0)  # 0 (default): never merge; see docs/search.md
     locales: list[str] = Field(
         default_factory=lambda: ["en", "cs", "sk"], min_length=1
     )  # page.cs.md siblings and i18n/<locale>/ mirrors

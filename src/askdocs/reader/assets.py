@@ -11,21 +11,13 @@ device, mtime, ctime, size), so a replaced image gets a new id without re-readin
 from __future__ import annotations
 
 import os
-import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 # The corpus's safe-read walk (seed 003 source-read rules), reused for image bytes.
-from askdocs.corpus.safe_read import (
-    StatKey,
-    _checked_parts,
-    _open_file,
-    _open_folder,
-    _read_at_most,
-    file_kind,
-)
-from askdocs.errors import CorpusError, FileTooLarge, UnsafePath
+from askdocs.corpus.safe_read import StatKey, open_regular, read_at_most
+from askdocs.errors import CorpusError, FileTooLarge
 from askdocs.reader.imagetypes import CONTENT_TYPES, asset_id, kind_from_bytes, kind_from_name
 from askdocs.reader.links import local_image_path
 
@@ -81,7 +73,7 @@ class ImageFiles:
         except CorpusError:
             return None
         try:
-            data = _read_at_most(fd, self.max_bytes + 1)
+            data = read_at_most(fd, self.max_bytes + 1)
         finally:
             os.close(fd)
         kind = kind_from_bytes(data)
@@ -97,7 +89,7 @@ class ImageFiles:
                 cached = self._hashes.get((root, rel))
             if cached is not None and cached[0] == key:
                 return cached[1]
-            data = _read_at_most(fd, self.max_bytes + 1)
+            data = read_at_most(fd, self.max_bytes + 1)
             if len(data) > self.max_bytes:
                 raise FileTooLarge(rel, f"more than the {self.max_bytes}-byte image limit")
             result = _identify(root, rel, key, data)
@@ -119,22 +111,6 @@ def _identify(root: str, rel: str, key: StatKey, data: bytes) -> ImageAsset | Re
 
 
 def open_image(root: Path, rel: str, max_bytes: int) -> int:
-    """Open ``rel`` under ``root`` without following links; a regular file of at most
-    ``max_bytes``. Returns the descriptor (the caller closes it)."""
-    parts = _checked_parts(rel)
-    directory = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        for part in parts[:-1]:
-            child = _open_folder(directory, part, rel)
-            os.close(directory)
-            directory = child
-        fd = _open_file(directory, parts[-1], rel)
-    finally:
-        os.close(directory)
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
-        os.close(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnsafePath(rel, f"not a regular file ({file_kind(info.st_mode)})")
-        raise FileTooLarge(rel, f"{info.st_size} bytes is over the {max_bytes}-byte image limit")
-    return fd
+    """Open ``rel`` under ``root`` by the corpus's safe walk (no links, regular file only,
+    at most ``max_bytes``). Returns the descriptor (the caller closes it)."""
+    return open_regular(root, rel, max_bytes)

@@ -271,3 +271,23 @@ def sparse_encoder(
         return document_vector(chunk, params, weights)
 
     return encode
+
+
+def name_terms(text: str, locale: str = "en") -> list[str]:
+    """Terms of the words that look like names: any capital letter past the first letter
+    of the text (``Prometheus``, ``gRPC``, ``FastAPI``) or an identifier. The match decision
+    checks that the docs mention each one at least once."""
+    analyzer = _analyzer(locale)
+    names: list[str] = []
+    for index, match in enumerate(_WORD.finditer(_compat(text))):
+        raw = match.group()
+        if _looks_like_name(raw, first=index == 0):
+            names.extend(list(_word_terms(raw, analyzer))[:1])
+    return list(dict.fromkeys(names))
+
+
+def _looks_like_name(raw: str, *, first: bool) -> bool:
+    capitals = sum(ch.isupper() for ch in raw)
+    if capitals == 0:
+        return False
+    return not (first and capitals == 1 and raw[0].isupper())

@@ -32,18 +32,25 @@ from askdocs.index import (
     IndexStore,
     QueryFilter,
     QueryResult,
+    SparseVector,
     model_spec,
 )
 from askdocs.search import lexical
 from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
 from askdocs.search.query import SearchQuery, search_text
-from askdocs.search.threshold import dense_match, dense_threshold, keyword_match
+from askdocs.search.threshold import (
+    KEYWORD_MATCH_RATIO,
+    dense_match,
+    dense_threshold,
+    keyword_match,
+)
 from askdocs.settings import SearchSettings
 from askdocs.types import Audience, Hit, SearchResult
 
 log = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 T = TypeVar("T")
+MAX_NAME_CHECKS = 4  # sparse look-ups per query for the unknown-name rule
 
 # Identifier-like text: snake_case, camelCase, dotted names, --flags, calls, key=value.
 _IDENTIFIER = re.compile(r"\w_\w|[a-z][A-Z]|\w\.\w|(?:^|\s)--?\w|\w\(|\w=")
@@ -137,11 +144,17 @@ class Retriever:
 
     def _params(self, text: str) -> HybridParams:
         s = self.settings
-        boost = s.keyword_query_boost if is_keyword_query(text) else 1.0
+        if is_keyword_query(text):
+            return HybridParams(
+                prefetch=s.prefetch,
+                dense_weight=s.keyword_dense_weight,
+                lexical_weight=s.keyword_lexical_weight,
+                rrf_k=s.keyword_rrf_k,
+            )
         return HybridParams(
             prefetch=s.prefetch,
             dense_weight=s.dense_weight,
-            lexical_weight=s.lexical_weight * boost,
+            lexical_weight=s.lexical_weight,
             rrf_k=s.rrf_k,
         )
 
@@ -167,14 +180,42 @@ class Retriever:
             )
         )
 
-    def _exact_words(self, text: str, hits: tuple[Hit, ...], request: SearchRequest) -> bool:
-        """Keyword-like queries (identifiers, a few words) also match when a top hit holds
-        every one of their terms: MiniLM gives bare identifiers low cosines."""
-        if not is_keyword_query(text):
+    def _exact_words(
+        self,
+        text: str,
+        hits: tuple[Hit, ...],
+        request: SearchRequest,
+        ratio: float | None = 1.0,
+    ) -> bool:
+        """The lexical match rule. With ``ratio`` 1.0 (hybrid mode) only keyword-like
+        queries qualify and a top hit must hold every query term (MiniLM gives bare
+        identifiers low cosines); keyword-only mode uses ``KEYWORD_MATCH_RATIO``."""
+        if ratio is not None and not is_keyword_query(text):
             return False
         texts = [_lexical_text(hit.title, hit.heading, hit.text) for hit in hits]
         locale = request.locale or request.fallback_locale
-        return keyword_match(text, texts[: self.settings.match_top_k], locale, ratio=1.0)
+        top = texts[: self.settings.match_top_k]
+        return keyword_match(text, top, locale, ratio=ratio or KEYWORD_MATCH_RATIO)
+
+    def _unknown_names(
+        self, collection: CollectionInfo, text: str, request: SearchRequest
+    ) -> list[str]:
+        """Name-like query terms (``Prometheus``, ``gRPC``) no chunk of the site contains."""
+        locale = request.locale or request.fallback_locale
+        unknown: list[str] = []
+        site = QueryFilter(site=request.site)
+        for term in lexical.name_terms(text, locale)[:MAX_NAME_CHECKS]:
+            if not self._mentioned(collection, term, site):
+                unknown.append(term)
+        return unknown
+
+    def _mentioned(self, collection: CollectionInfo, term: str, site: QueryFilter) -> bool:
+        probe = SparseVector(indices=(lexical.term_id(term),), values=(1.0,))
+
+        def look() -> QueryResult:
+            return self.store.query(collection, dense=None, sparse=probe, filter=site, limit=1)
+
+        return bool(_call_store(look).hits)
 
     def _result(
         self,
@@ -195,10 +236,9 @@ class Retriever:
             match, best = dense_match(top, threshold)
             match = match or self._exact_words(query.text, hits, request)
         else:
-            texts = [_lexical_text(hit.title, hit.heading, hit.text) for hit in hits]
-            locale = request.locale or request.fallback_locale
-            match = keyword_match(query.text, texts[: self.settings.match_top_k], locale)
-            best = None
+            match, best = self._exact_words(query.text, hits, request, ratio=None), None
+        if match and hits and self.settings.unknown_name_check:
+            match = not self._unknown_names(plan.collection, query.text, request)
         return SearchResult(
             hits=hits,
             match=match and bool(hits),
