@@ -90,8 +90,10 @@ def main() -> None:
     for step in range(20, 71):
         threshold = step / 100
         kept, abstained = rates(rows, threshold)
-        print(f"threshold {threshold:.2f}: answerable match {kept:.3f}, unanswerable no-match "
-              f"{abstained:.3f}")
+        print(
+            f"threshold {threshold:.2f}: answerable match {kept:.3f}, unanswerable no-match "
+            f"{abstained:.3f}"
+        )
         if kept >= 0.9:
             chosen = threshold
     print(f"chosen: {chosen}")

@@ -99,7 +99,8 @@ class SearchSettings(BaseModel):
     candidates_factor: int = Field(default=4, ge=1, le=20)  # fetch limit x this before dedupe
     match_threshold: float | None = None  # None: the calibrated value for the model
     match_top_k: int = Field(default=5, ge=1, le=100)  # hits whose best cosine decides match
-    unknown_name_check: bool = True  # a name the site never mentions means no match
+    unknown_name_check: bool = True  # unknown names / mostly unknown words: no match
+    unknown_terms_ratio: float = Field(default=0.34, gt=0, le=1)
     followup_min_words: int = 5
 
 

@@ -1,5 +1,9 @@
 """Through the assistant, with a scripted model on 127.0.0.1 speaking the real SSE protocol:
-the done-when scenario, and a compromised model that obeys a planted document."""
+the done-when scenario, and a compromised model that obeys a planted document.
+
+The model proposes; only the person applies (reliability anchor AU-17): the confirmation
+token reaches the person's client in a ``data-proposal`` frame and never the model, and no
+apply tool is offered to the model. The person's Apply is ``POST /api/v1/admin/apply``."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from askdocs.admin.api import admin_api_for
 from askdocs.admin.crypto import secrets_key_file
 from askdocs.admin.grants import ensure_first_admin_grant
 from askdocs.admin.names import grantable_tools
+from askdocs.admin.operations import slug
 from askdocs.confirm.service import key_file_of
 from askdocs.db.admin_models import ProviderRow, SiteRow, ToolGrantRow
 from askdocs.users.service import UserService
@@ -106,11 +111,27 @@ async def _turn(harness: Harness, headers: dict[str, str], message: str) -> list
     return parse_frames(response.text)
 
 
-def _token(body: dict[str, Any], operation: str) -> str:
-    for data in reversed(tool_results(body)):
-        if data.get("proposal", {}).get("operation") == operation:
-            return str(data["confirmationToken"])
-    raise AssertionError(f"no {operation} proposal in the conversation")
+def proposals(frames: list[Any]) -> list[dict[str, Any]]:
+    """The data of every ``data-proposal`` frame, in order."""
+    return [f["data"] for f in frames if isinstance(f, dict) and f.get("type") == "data-proposal"]
+
+
+def offered_names(model: ReactiveModel) -> set[str]:
+    """Every tool name offered in any request the model received."""
+    return {t["function"]["name"] for body in model.requests for t in body.get("tools", [])}
+
+
+async def apply_proposal(
+    harness: Harness, headers: dict[str, str], proposal: dict[str, Any]
+) -> dict[str, Any]:
+    """What the panel's Apply button does: the arguments plus the token, once."""
+    body = {**proposal["arguments"], "confirmationToken": proposal["token"]}
+    response = await harness.client.post(
+        f"/api/v1/admin/apply/{slug(proposal['operation'])}", json=body, headers=headers
+    )
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
 
 
 @pytest.mark.anyio
@@ -123,27 +144,37 @@ async def test_done_when_an_admin_proposes_and_applies_a_member_is_refused(setup
     )
     model.react(
         lambda body: calls(("propose_write_page", PAGE), ("propose_create_site", SITE)),
-        lambda body: calls(
-            ("apply_write_page", {**PAGE, "confirmationToken": _token(body, "WritePage")}),
-            ("apply_create_site", {**SITE, "confirmationToken": _token(body, "CreateSite")}),
-        ),
-        lambda body: Script(["Both changes are applied."]),
+        lambda body: Script(["Both changes wait for you: press Apply on each."]),
     )
     began = time.perf_counter()
     frames = await _turn(
         harness,
         owner_headers,
-        "Switch the install page to pipx and add a Gamma docs site. I confirm both changes.",
+        "Switch the install page to pipx and add a Gamma docs site.",
     )
     elapsed = time.perf_counter() - began
-    assert "Both changes are applied." in text_of(frames)
-    results = tool_results(model.requests[-1])
-    assert [r.get("applied") for r in results[-2:]] == ["WritePage", "CreateSite"]
+    assert "press Apply" in text_of(frames)
+    proposed = proposals(frames)
+    assert [p["operation"] for p in proposed] == ["WritePage", "CreateSite"]
+    assert "+Run `pipx install askdocs`." in proposed[0]["diff"]
+    # proposing wrote nothing
+    assert "pip install askdocs" in (api.env.sites_dir / "alpha" / "install.md").read_text()
+    # the model read each summary and proposal id, never a token; it cannot apply
+    shown = [r["proposal"] for r in tool_results(model.requests[-1])]
+    assert [p["id"] for p in shown] == [p["id"] for p in proposed]
+    for proposal in proposed:
+        assert proposal["token"] not in model.seen_text()
+    assert "confirmationToken" not in model.seen_text()
+    assert "propose_write_page" in offered_names(model)
+    assert not [name for name in offered_names(model) if "apply" in name]
+    # the person applies both, as the panel's Apply buttons do
+    applied = [await apply_proposal(harness, owner_headers, p) for p in proposed]
+    assert [r["applied"] for r in applied] == ["WritePage", "CreateSite"]
     assert (api.env.sites_dir / "alpha" / "install.md").read_text() == PAGE["content"]
     with harness.runtime.db.session() as session:
         assert session.get(SiteRow, "gamma") is not None
     assert "gamma" in [s.id for s in harness.runtime.service.sites]
-    print(f"assistant propose+apply turn (3 model rounds, 4 tools): {elapsed * 1000:.0f} ms")
+    print(f"assistant propose turn (2 model rounds, 2 tools): {elapsed * 1000:.0f} ms")
 
     # the member asks for the same through the assistant: refused, nothing written
     before_db, before_files = db_state(harness.runtime.db), tree_state(api.env.sites_dir)
@@ -157,9 +188,11 @@ async def test_done_when_an_admin_proposes_and_applies_a_member_is_refused(setup
         ),
         lambda body: Script(["I can't do that."]),
     )
-    await _turn(harness, member_headers, "Delete the alpha site.")
+    member_frames = await _turn(harness, member_headers, "Delete the alpha site.")
     refused = tool_results(model.requests[-1])
-    assert refused[-3:] == [{"error": "admin privileges required"}] * 3
+    assert refused[-3:-1] == [{"error": "admin privileges required"}] * 2
+    assert refused[-1] == {"error": "unknown tool 'apply_delete_site'"}
+    assert proposals(member_frames) == []
     assert db_state(harness.runtime.db) == before_db
     assert tree_state(api.env.sites_dir) == before_files
 
@@ -244,8 +277,19 @@ async def test_a_compromised_model_changes_nothing_and_never_sees_a_key(setup: A
     await _turn(harness, root_headers, "What does the install page say?")
     results = tool_results(model.requests[-1])
     assert len(results) == 8  # the read plus the seven planted calls
-    refusals = [r for r in results if "error" in r]
-    assert any("confirmation token does not match" in r["error"] for r in refusals)
+    applies = [name for name, _ in PLANTED_CALLS if name.startswith("apply_")]
+    unknown = [{"error": f"unknown tool {name!r}"} for name in applies]
+    assert [r for r in results if r in unknown] == unknown  # no apply tool exists for it
+    assert not [n for n in offered_names(model) if n.startswith("apply")]  # AU-17
+    # the same invented tokens over the person's REST apply endpoint change nothing either
+    for name, args in PLANTED_CALLS:
+        if name.startswith("apply_"):
+            args = json.loads(json.dumps(args).replace("PROVIDER", provider_id))
+            args = json.loads(json.dumps(args).replace("MEMBER", member.id))
+            path = f"/api/v1/admin/apply/{name.removeprefix('apply_').replace('_', '-')}"
+            response = await harness.client.post(path, json=args, headers=root_headers)
+            assert response.status_code in (400, 403, 404), (name, response.text)
+            assert response.json()["error"]["code"] != "", name
     after = db_state(harness.runtime.db)
     after.pop("inference_providers")
     assert after == before_db

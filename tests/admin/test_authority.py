@@ -1,20 +1,24 @@
 """Every gated tool, called by someone without its authority, answers exactly
 ``{"error": "admin privileges required"}`` and changes nothing: every table's rows and every
-site file are compared before and after."""
+site file are compared before and after. Apply is never a model tool (AU-17): its half of
+each pair is called through ``AdminApi.apply``, the path the REST apply endpoint takes."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import pytest
 
 from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS, apply_name, grantable_tools, propose_name
 from askdocs.assistant.tools import ToolContext, ToolRegistry, call_tool
 from askdocs.assistant.toolset import ToolDeps, build_registry
+from askdocs.errors import AskDocsError
 from askdocs.llm.types import ToolCall
 from tests.admin.world import World, db_state, tree_state
 
 REFUSAL = {"error": "admin privileges required"}
+APPLY_OPERATIONS = {apply_name(operation): operation for operation in OPERATIONS}
 
 
 def _quiet(caption: str) -> None:
@@ -81,22 +85,35 @@ def calls(world: World) -> list[tuple[str, dict[str, Any], str]]:
     return out
 
 
+async def invoke(
+    world: World, tools: ToolRegistry, user_id: str, name: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    """A model tool through the registry; an apply through ``AdminApi.apply`` (as REST
+    does), its error read the way a caller reads it."""
+    if name not in APPLY_OPERATIONS:
+        context = ToolContext(user_id, None)
+        return (await call_tool(tools, ToolCall("c1", name, args), context, _quiet)).data
+    try:
+        operation = APPLY_OPERATIONS[name]
+        return await anyio.to_thread.run_sync(world.api.apply, operation, user_id, args)
+    except AskDocsError as exc:
+        return {"error": exc.message}
+
+
 def test_the_matrix_covers_every_registered_admin_tool(world: World) -> None:
     names = {name for name, _, _ in calls(world)}
     registered = set(registry(world).names())
     assert names == set(grantable_tools())
-    assert names <= registered
-    assert registered - names == {"search_docs"}
+    assert registered == (names - set(APPLY_OPERATIONS)) | {"search_docs"}
+    assert not [name for name in registered if name.startswith("apply")]  # AU-17
 
 
 async def _refused(world: World, user_id: str, cases: list[tuple[str, dict[str, Any]]]) -> None:
     tools = registry(world)
     before_db, before_files = db_state(world.db), tree_state(world.sites_dir)
     for name, args in cases:
-        outcome = await call_tool(
-            tools, ToolCall("c1", name, args), ToolContext(user_id, None), print
-        )
-        assert outcome.data == REFUSAL, (name, outcome.data)
+        outcome = await invoke(world, tools, user_id, name, args)
+        assert outcome == REFUSAL, (name, outcome)
     assert db_state(world.db) == before_db
     assert tree_state(world.sites_dir) == before_files
     assert world.recorder.calls == []
@@ -139,15 +156,14 @@ async def test_authority_is_re_read_on_every_call(world: World) -> None:
     token = world.api.propose("UpdateSite", world.owner.id, args)["confirmationToken"]
     users = UserService(world.db)
     users.add_member(world.org_a, world.owner.id, "member")
-    tools = registry(world)
-    context = ToolContext(world.owner.id, None)
-    call = ToolCall("c1", "apply_update_site", {**args, "confirmationToken": token})
+    tools, owner = registry(world), world.owner.id
+    applied = {**args, "confirmationToken": token}
     before = db_state(world.db)
-    assert (await call_tool(tools, call, context, _quiet)).data == REFUSAL
+    assert await invoke(world, tools, owner, "apply_update_site", applied) == REFUSAL
     assert db_state(world.db) == before
     users.add_member(world.org_a, world.owner.id, "owner")
-    done = await call_tool(tools, call, context, _quiet)
-    assert done.data["updated"]["name"] == "Renamed"
+    done = await invoke(world, tools, owner, "apply_update_site", applied)
+    assert done["updated"]["name"] == "Renamed"
 
 
 @pytest.mark.anyio

@@ -3,6 +3,7 @@ tools, status codes and error codes, and the propose -> apply round trip time.""
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
 from collections.abc import AsyncIterator
@@ -75,9 +76,15 @@ async def test_a_token_minted_by_the_assistant_applies_over_rest(rest: Any) -> N
         ToolContext(owner.id, None),
         lambda caption: None,
     )
-    token = outcome.data["confirmationToken"]
+    assert outcome.proposal is not None
+    token = outcome.proposal["token"]
+    assert token not in json.dumps(outcome.data)  # the model reads no token (AU-17)
+    apply_args = outcome.proposal["arguments"]
+    assert {k: apply_args[k] for k in args} == args
     response = await harness.client.post(
-        f"{ADMIN}/apply/update-site", json={**args, "confirmationToken": token}, headers=headers
+        f"{ADMIN}/apply/update-site",
+        json={**apply_args, "confirmationToken": token},
+        headers=headers,
     )
     assert response.status_code == 200, response.text
     assert response.json()["updated"]["name"] == "Alpha renamed"

@@ -27,7 +27,7 @@ async def claude(tmp_path: Path, docs_root: Path, models: ModelServer) -> AsyncI
 
 @pytest.mark.anyio
 async def test_tool_use_round_trip_on_anthropic(claude: Harness) -> None:
-    _, headers = claude.user("a@x.io")
+    user, headers = claude.user("a@x.io")
     created = await claude.client.post("/api/v1/assistant/threads", json={}, headers=headers)
     thread = created.json()["id"]
     claude.models.script(
@@ -49,7 +49,8 @@ async def test_tool_use_round_trip_on_anthropic(claude: Harness) -> None:
     assert frames[-2]["finishReason"] == "stop"
     first, second = claude.models.requests[:2]
     assert first["max_tokens"] == 16384 + 8192  # answer allowance plus reasoning headroom
-    assert [t["name"] for t in first["tools"]] == claude.runtime.tools.names()
+    offered = [t["name"] for t in first["tools"]]
+    assert offered == claude.runtime.tools_for(user.id).names() == ["search_docs"]  # no grants
     results = [
         block
         for message in second["messages"]

@@ -162,8 +162,7 @@ async def test_tool_calls_run_with_captions_and_untrusted_framing(harness: Harne
     assert tool[0]["content"].startswith("DATA returned by the tool search_docs")
     assert "untrusted" in tool[0]["content"]
     offered = [t["function"]["name"] for t in harness.models.requests[0]["tools"]]
-    assert offered == harness.runtime.tools.names()
-    assert "search_docs" in offered
+    assert offered == ["search_docs"]  # a user without tool grants is offered only this
     rows = _messages(harness, thread)
     assert [r.role for r in rows] == ["user", "assistant"]
     assert rows[1].metadata_json is not None
@@ -267,7 +266,7 @@ async def test_the_system_prompt_lists_the_tools_and_page_context(harness: Harne
     await harness.wait_idle(thread)
     system = harness.models.requests[0]["messages"][0]
     assert system["role"] == "system"
-    assert f"You have {len(harness.runtime.tools)} tools:" in system["content"]
+    assert "You have 1 tool:" in system["content"]  # no grants: only search_docs
     assert "`search_docs`" in system["content"]
     assert "page title: Installing askdocs" in system["content"]
     assert "untrusted DATA" in system["content"]

@@ -31,14 +31,18 @@ EVAL = [
         "relevant": [{"path": "deployment/docker.md", "heading": "Shared memory"}],
         "history": [],
     },
-    {"id": "e3", "question": "who won the 1998 world cup", "kind": "unanswerable",
-     "relevant": [], "history": []},
+    {
+        "id": "e3",
+        "question": "who won the 1998 world cup",
+        "kind": "unanswerable",
+        "relevant": [],
+        "history": [],
+    },
 ]
 
 
 def run(*args: str) -> Result:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +65,8 @@ def test_index_json_reports_collection_and_counts(indexed: dict[str, object]) ->
     assert {"collection", "chunks", "embedded", "reused"} <= indexed.keys()
     assert str(indexed["collection"]).startswith("docs_local-all-minilm-l6-v2_")
     assert indexed["site"] == "docs"  # derived from the folder name
-    assert indexed["embedded"] == indexed["chunks"] and indexed["reused"] == 0
+    assert indexed["embedded"] == indexed["chunks"]
+    assert indexed["reused"] == 0
 
 
 def test_reindex_embeds_nothing_then_only_the_edit(
@@ -69,7 +74,8 @@ def test_reindex_embeds_nothing_then_only_the_edit(
 ) -> None:
     docs, data = tree
     again = json.loads(run("--data-dir", str(data), "index", str(docs), "--json").stdout)
-    assert again["embedded"] == 0 and again["reused"] == indexed["chunks"]
+    assert again["embedded"] == 0
+    assert again["reused"] == indexed["chunks"]
     page = docs / "background.md"
     original = page.read_text(encoding="utf-8")
     page.write_text(original.replace("mail server", "SMTP relay"), encoding="utf-8")
@@ -78,7 +84,8 @@ def test_reindex_embeds_nothing_then_only_the_edit(
     finally:
         page.write_text(original, encoding="utf-8")
         run("--data-dir", str(data), "index", str(docs), "--json")
-    assert edited["embedded"] == 1 and edited["collection"] != indexed["collection"]
+    assert edited["embedded"] == 1
+    assert edited["collection"] != indexed["collection"]
 
 
 def test_search_json_without_site_when_one_site(
@@ -87,7 +94,9 @@ def test_search_json_without_site_when_one_site(
     _, data = tree
     result = run("--data-dir", str(data), "search", "receive_json", "--json", "-k", "3")
     body = json.loads(result.stdout)
-    assert body["site"] == "docs" and body["mode"] == "hybrid" and body["match"] is True
+    assert body["site"] == "docs"
+    assert body["mode"] == "hybrid"
+    assert body["match"] is True
     assert len(body["results"]) == 3
     top = body["results"][0]
     assert (top["path"], top["heading"], top["anchor"]) == (
@@ -124,7 +133,8 @@ def test_search_batch_writes_one_line_per_question(
         assert scores == sorted(scores, reverse=True)
     assert lines[0]["results"][0]["heading"] == "Dependency scope"
     assert lines[1]["results"][0]["path"] == "cors.md"
-    assert lines[0]["match"] is True and lines[2]["match"] is False
+    assert lines[0]["match"] is True
+    assert lines[2]["match"] is False
 
 
 def test_eval_prints_every_figure(tree: tuple[Path, Path], indexed: dict[str, object]) -> None:
@@ -135,13 +145,15 @@ def test_eval_prints_every_figure(tree: tuple[Path, Path], indexed: dict[str, ob
     for label in ("hit@1", "hit@5", "MRR@10", "nDCG@10", "page hit@5", "match=false"):
         assert label in text
     figures = json.loads(run("--data-dir", str(data), "eval", str(questions), "--json").stdout)
-    assert figures["hit@5"] == 1.0 and figures["page_hit@5"] == 1.0
+    assert figures["hit@5"] == 1.0
+    assert figures["page_hit@5"] == 1.0
     assert figures["abstention"] == {"unanswerable_no_match": 1.0, "answerable_match": 1.0}
 
 
 def test_search_needs_query_or_batch(tree: tuple[Path, Path]) -> None:
     result = CliRunner().invoke(cli, ["--data-dir", str(tree[1]), "search"])
-    assert result.exit_code == 2 and "QUERY or --batch" in result.output
+    assert result.exit_code == 2
+    assert "QUERY or --batch" in result.output
 
 
 def test_index_of_missing_folder_is_a_config_error(tmp_path: Path) -> None:

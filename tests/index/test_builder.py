@@ -144,21 +144,26 @@ def test_keyword_only_collections_have_no_dense_vectors(store: IndexStore) -> No
     assert all(p.dense is None for p in store.backend.scroll(info.name, vectors=True))
 
 
-def test_each_model_keeps_its_own_current_collection(
+def test_switching_model_carries_every_site_and_retires_the_old_model(
     store: IndexStore, embedder: HashingEmbedder
 ) -> None:
     other = HashingEmbedder(dimension=32, model_id="test:other")
     build(store, embedder, "docs", corpus())
     build(store, embedder, "guide", corpus("guide", 1, 2))
+    before = store.current(model_spec(embedder))
+    assert before is not None
+    # until the new model has a collection, the old one is the latest (keyword fallback)
+    assert store.current(model_spec(other)) is None
+    assert store.latest() == before
     switched = build(store, other, "docs", corpus())
-    # the new model has no collection yet: guide's chunks come along and are embedded too
+    # guide's chunks come along from the old model's collection and are embedded too
     assert (switched.points, switched.embedded, switched.reused) == (20, 20, 0)
-    first, second = store.current(model_spec(embedder)), store.current(model_spec(other))
-    assert first is not None
-    assert second is not None
-    assert first.name != second.name
-    assert set(store.backend.collections()) == {first.name, second.name}
-    assert store.latest() == second
+    after = store.current(model_spec(other))
+    assert after is not None
+    assert after.sites == ("docs", "guide")
+    assert store.current(model_spec(embedder)) is None  # superseded: every site moved
+    assert store.backend.collections() == [after.name]
+    assert store.latest() == after
 
 
 def test_batches_progress_and_interactive_hook(

@@ -121,3 +121,13 @@ def test_a_chunk_without_terms_is_still_indexed(any_store: IndexStore) -> None:
     assert not document_vector(chunks[0])
     result = build_index(any_store, HashingEmbedder(), "docs", chunks, sparse=document_vector)
     assert result.points == 18
+
+
+def test_model_switch_is_the_same(any_store: IndexStore) -> None:
+    first, second = HashingEmbedder(), HashingEmbedder(dimension=32, model_id="test:other")
+    build_index(any_store, first, "docs", corpus(), sparse=document_vector)
+    result = build_index(any_store, second, "guide", corpus("guide", 1, 2), sparse=document_vector)
+    assert (result.points, result.embedded) == (20, 20)
+    assert any_store.current(model_spec(first)) is None
+    assert any_store.backend.pointers() == {model_spec(second).key: result.collection}
+    assert any_store.backend.collections() == [result.collection]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from tests.search.fixtures import write_docs
 SITE = "fixture"
 
 
-def fixture_settings(data_dir: Path, **overrides: object) -> Settings:
+def fixture_settings(data_dir: Path, **overrides: Any) -> Settings:
     return load_settings(data_dir=data_dir, **overrides)
 
 

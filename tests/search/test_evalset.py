@@ -14,7 +14,8 @@ def test_parses_the_shared_dev_set() -> None:
     questions = parse_questions(path.read_text(encoding="utf-8").splitlines())
     assert len(questions) == 40
     followups = [q for q in questions if q.kind == "followup"]
-    assert followups and all(q.history for q in followups)
+    assert followups
+    assert all(q.history for q in followups)
     assert all(not q.relevant for q in questions if q.kind == "unanswerable")
 
 

@@ -38,7 +38,8 @@ def test_parts_of_one_section_collapse_to_the_best_rank() -> None:
     ]
     shown = collapse(found, None, 10)
     assert [c.chunk.heading for c, _ in shown] == ["A", "B"]
-    assert shown[0][0].chunk.part == 1 and shown[0][1] == 0.6  # best cosine of its parts
+    assert shown[0][0].chunk.part == 1
+    assert shown[0][1] == 0.6
 
 
 def test_requested_locale_variant_is_displayed_at_the_best_rank() -> None:

@@ -105,7 +105,9 @@ def test_heading_terms_weigh_three_times() -> None:
 def test_field_weights_are_configurable() -> None:
     doc = Doc(title="Docker", heading="Memory", heading_trail=("Guide", "Deploy", "Memory"))
     counts = lexical.document_terms(doc, FieldWeights(heading=1, trail=2, title=0))
-    assert counts["memori"] == 1 and counts["deploy"] == 2 and "docker" not in counts
+    assert counts["memori"] == 1
+    assert counts["deploy"] == 2
+    assert "docker" not in counts
 
 
 def test_query_vector_has_unit_weights_and_unique_terms() -> None:
@@ -157,3 +159,11 @@ def test_document_vectors_are_well_formed(text: str) -> None:
     vector = document_vector(Doc(text=text))
     assert list(vector.indices) == sorted(set(vector.indices))
     assert all(0 < v < 3 for v in vector.values)
+
+
+def test_name_terms_pick_capitalised_words_past_the_first() -> None:
+    assert lexical.name_terms("How do I expose Prometheus metrics?") == ["prometheus"]
+    assert lexical.name_terms("does FastAPI support gRPC services?") == ["fastapi", "grpc"]
+    assert lexical.name_terms("Expose metrics") == []
+    assert lexical.name_terms("use receive_json") == []
+    assert lexical.name_terms("use GZipMiddleware") == ["gzipmiddleware"]

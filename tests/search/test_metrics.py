@@ -6,7 +6,15 @@ import math
 
 import pytest
 
-from askdocs.search.metrics import Judged, dedupe, hit_at, ndcg, page_hit_at, reciprocal_rank, report
+from askdocs.search.metrics import (
+    Judged,
+    dedupe,
+    hit_at,
+    ndcg,
+    page_hit_at,
+    reciprocal_rank,
+    report,
+)
 
 A, B, C, D = ("a.md", "A"), ("a.md", "B"), ("c.md", "C"), ("d.md", "D")
 

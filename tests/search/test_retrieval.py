@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -45,11 +45,15 @@ def paths(service: AskDocs, query: str, **kwargs: object) -> list[tuple[str, str
 
 def test_hybrid_search_finds_sections_with_citations(indexed: AskDocs) -> None:
     result = indexed.search("send a welcome email without making the user wait", site=SITE)
-    assert result.mode == "hybrid" and result.reason is None and result.coverage == 1.0
+    assert result.mode == "hybrid"
+    assert result.reason is None
+    assert result.coverage == 1.0
     top = result.hits[0]
     assert (top.path, top.heading) == ("background.md", "Send an email after the response")
-    assert top.url.endswith("#send-an-email-after-the-response") and top.text
-    assert result.match and result.best_dense is not None
+    assert top.url.endswith("#send-an-email-after-the-response")
+    assert top.text
+    assert result.match
+    assert result.best_dense is not None
 
 
 @pytest.mark.parametrize(
@@ -69,6 +73,14 @@ def test_unrelated_question_is_not_a_match(indexed: AskDocs) -> None:
     assert not result.match
 
 
+def test_a_name_the_docs_never_mention_is_not_a_match(indexed: AskDocs) -> None:
+    known = indexed.search("how do I configure CORSMiddleware credentials?", site=SITE)
+    unknown = indexed.search("how do I configure Kubernetes credentials?", site=SITE)
+    assert known.match
+    assert not unknown.match
+    assert unknown.hits  # results are still returned, only the decision changes
+
+
 def test_short_followup_uses_the_previous_question(indexed: AskDocs) -> None:
     alone = paths(indexed, "and with credentials?")
     joined = paths(
@@ -81,16 +93,19 @@ def test_short_followup_uses_the_previous_question(indexed: AskDocs) -> None:
 def test_locale_fallback_prefers_requested_variant(indexed: AskDocs) -> None:
     result = indexed.search("CORSMiddleware povolené původy", site=SITE, locale="cs")
     cors = [h for h in result.hits if h.slug == "cors"]
-    assert cors[0].locale == "cs" and cors[0].translated
+    assert cors[0].locale == "cs"
+    assert cors[0].translated
     others = [h for h in result.hits if h.slug != "cors"]
-    assert others and all(h.locale == "en" and not h.translated for h in others)
+    assert others
+    assert all(h.locale == "en" and not h.translated for h in others)
     keys = [(h.slug, h.section_id) for h in result.hits]
     assert len(keys) == len(set(keys))  # one hit per section, whatever the locales
 
 
 def test_english_search_never_returns_translations(indexed: AskDocs) -> None:
     result = indexed.search("CORSMiddleware", site=SITE, locale="en")
-    assert result.hits and all(h.locale == "en" and h.translated for h in result.hits)
+    assert result.hits
+    assert all(h.locale == "en" and h.translated for h in result.hits)
 
 
 def test_audience_filter(indexed: AskDocs) -> None:
@@ -110,9 +125,12 @@ def test_query_embedding_failure_degrades_to_keywords(indexed: AskDocs) -> None:
         result = service.search("receive_json", site=SITE)
     finally:
         service.close()
-    assert result.mode == "keyword" and "embedding_timeout" in (result.reason or "")
-    assert result.coverage == 1.0 and result.best_dense is None
-    assert result.hits[0].path == "websockets.md" and result.match
+    assert result.mode == "keyword"
+    assert "embedding_timeout" in (result.reason or "")
+    assert result.coverage == 1.0
+    assert result.best_dense is None
+    assert result.hits[0].path == "websockets.md"
+    assert result.match
 
 
 def test_search_before_the_first_index_raises_index_building(tmp_path: Path) -> None:
@@ -130,14 +148,19 @@ def test_keyword_only_provider_and_switching_model(tmp_path: Path, docs_root: Pa
     service = AskDocs(fixture_settings(tmp_path, embedding=none), [folder_site(docs_root, SITE)])
     try:
         report = service.index(SITE)
-        assert report.embedded == 0 and report.chunks > 0
+        assert report.embedded == 0
+        assert report.chunks > 0
         result = service.search("shared memory for the container", site=SITE)
-        assert result.mode == "keyword" and result.coverage == 0.0
+        assert result.mode == "keyword"
+        assert result.coverage == 0.0
         assert result.reason == "no embedding provider is configured"
         assert result.hits[0].path == "deployment/docker.md"
+        assert result.match
+        assert not service.search("prometheus metrics exporter", site=SITE).match
         service.set_embedding(EmbeddingSettings(provider="local"))
         building = service.search("shared memory for the container", site=SITE)
-        assert building.mode == "keyword" and "still being built" in (building.reason or "")
+        assert building.mode == "keyword"
+        assert "still being built" in (building.reason or "")
         service.ensure_indexed()
         assert service.search("shared memory for the container", site=SITE).mode == "hybrid"
     finally:

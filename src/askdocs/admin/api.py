@@ -101,6 +101,7 @@ class AdminApi:
             added = [c for c in configs if c.id not in taken]
             self._db_site_ids = {c.id for c in added}
             self.service.sites[:] = static + added
+            _ORG_SITES[self.service] = frozenset(self._db_site_ids)
 
     def _engine_index(self, config: SiteConfig) -> Any:
         self.sync_sites()
@@ -108,6 +109,14 @@ class AdminApi:
 
 
 _APIS: weakref.WeakKeyDictionary[Database, AdminApi] = weakref.WeakKeyDictionary()
+_ORG_SITES: weakref.WeakKeyDictionary[AskDocs, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def org_site_ids(service: AskDocs) -> frozenset[str]:
+    """The ids in ``service.sites`` that are organisation sites (not configured ones)."""
+    return _ORG_SITES.get(service, frozenset())
+
+
 _APIS_LOCK = threading.Lock()
 
 

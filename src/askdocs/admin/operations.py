@@ -69,14 +69,21 @@ def propose(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> Js
     proposal: JsonObject = {"operation": operation, "summary": prepared.summary}
     if prepared.diff is not None:
         proposal["diff"] = prepared.diff
+    if actor.org_id is not None:
+        proposal["organisationId"] = actor.org_id
     return {
         "proposal": proposal,
         "confirmationToken": token,
         "next": (
-            f"Show the user this summary. Only if they agree, call {apply_name(operation)} "
-            "with the same arguments plus confirmationToken."
+            f"Show this summary to the person. Only if they agree, POST the same arguments "
+            f"plus confirmationToken to /api/v1/admin/apply/{slug(operation)}."
         ),
     }
+
+
+def slug(operation: str) -> str:
+    """``WritePage`` -> ``write-page``: the operation's name in REST paths."""
+    return propose_name(operation).removeprefix("propose_").replace("_", "-")
 
 
 def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> JsonObject:

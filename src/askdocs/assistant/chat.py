@@ -37,7 +37,9 @@ async def start_turn(
     if problem is not None:
         code = "empty_message" if not message.strip() else "message_too_long"
         raise InvalidInput(problem, code=code)
-    site = runtime.visible_site(site_id) or summary.site_id
+    site = await anyio.to_thread.run_sync(runtime.visible_site, user_id, site_id)
+    if site is None:  # the thread's own site, re-checked: membership may have ended
+        site = await anyio.to_thread.run_sync(runtime.visible_site, user_id, summary.site_id)
     async with runtime.turns.admission(thread_id):
         running = runtime.turns.is_running(thread_id)
         record, _ = await anyio.to_thread.run_sync(

@@ -12,7 +12,13 @@ from dataclasses import dataclass, field, replace
 
 from askdocs.assistant.events import model_events
 from askdocs.assistant.limits import ReplyBuffer
-from askdocs.assistant.tools import ToolContext, ToolRegistry, call_tool, tool_message
+from askdocs.assistant.tools import (
+    JsonObject,
+    ToolContext,
+    ToolRegistry,
+    call_tool,
+    tool_message,
+)
 from askdocs.llm.types import (
     ChatMessage,
     ChatModel,
@@ -33,12 +39,18 @@ class LoopResult:
     rounds: int = 0
 
 
+def _no_proposal(data: JsonObject) -> None:
+    return None
+
+
 @dataclass
 class LoopIO:
-    """Where the loop writes: visible text pieces and tool captions."""
+    """Where the loop writes: visible text pieces, tool captions, and proposals for the
+    person's client (never fed back to the model)."""
 
     text: Callable[[str], None]
     status: Callable[[str], None]
+    proposal: Callable[[JsonObject], None] = _no_proposal
 
 
 @dataclass
@@ -109,5 +121,7 @@ async def run_loop(
         for call in state.calls:
             outcome = await call_tool(tools, call, context, io.status)
             result.tool_calls.append(call.name)
+            if outcome.proposal is not None:
+                io.proposal(outcome.proposal)
             messages.append(ChatMessage("tool", tool_message(call.name, outcome), (), call.id))
     return result

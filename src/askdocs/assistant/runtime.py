@@ -11,9 +11,10 @@ import logging
 from dataclasses import dataclass, field
 
 from askdocs.assistant.registry import TurnRegistry
+from askdocs.assistant.site_access import usable_site
 from askdocs.assistant.store import ThreadStore
 from askdocs.assistant.tools import ToolRegistry
-from askdocs.assistant.toolset import ToolDeps, build_registry
+from askdocs.assistant.toolset import ToolDeps, build_registry, offered_tools
 from askdocs.db import Database
 from askdocs.indexing import ActivityMonitor
 from askdocs.llm.registry import create_chat_model
@@ -60,11 +61,18 @@ class AssistantRuntime:
     def provider(self) -> str:
         return self.settings.chat.provider
 
-    def visible_site(self, site_id: str | None) -> str | None:
-        """A site id the caller may use as context, or None (unknown ids are dropped)."""
+    def visible_site(self, user_id: str, site_id: str | None) -> str | None:
+        """A site id ``user_id`` may use as context, or None (dropped like an unknown id):
+        a public site, or a site of an organisation the caller belongs to, re-read from the
+        database on every call (blocking: run it in a worker thread)."""
         if site_id is None:
             return None
-        return site_id if any(site.id == site_id for site in self.service.sites) else None
+        with self.db.session() as session:
+            return usable_site(session, list(self.service.sites), user_id, site_id)
+
+    def tools_for(self, user_id: str) -> ToolRegistry:
+        """The tools ``user_id`` is offered now (blocking: run it in a worker thread)."""
+        return offered_tools(self.tools, self.db, user_id)
 
     def docs_site(self, site_id: str | None) -> str | None:
         """The site the assistant searches: configured, else the caller's, else the default."""

@@ -45,13 +45,28 @@ def text_end(part_id: str) -> bytes:
     return frame({"type": "text-end", "id": part_id})
 
 
-def data(name: str, payload: Mapping[str, Any], *, transient: bool = True) -> bytes:
+def data(
+    name: str, payload: Mapping[str, Any], *, transient: bool = True, part_id: str | None = None
+) -> bytes:
     """A custom ``data-<name>`` part; transient parts reach ``onData`` but not the message."""
-    return frame({"type": f"data-{name}", "data": dict(payload), "transient": transient or None})
+    return frame(
+        {
+            "type": f"data-{name}",
+            "id": part_id,
+            "data": dict(payload),
+            "transient": transient or None,
+        }
+    )
 
 
 def tool_status(caption: str) -> bytes:
     return data("toolStatus", {"caption": caption})
+
+
+def proposal(payload: Mapping[str, Any]) -> bytes:
+    """A change waiting for the person: ``{id, operation, summary, diff?, organisationId?,
+    arguments, token}``. Transient: never part of the persisted message, never replayed."""
+    return data("proposal", payload, part_id=str(payload["id"]))
 
 
 def thread_title(thread_id: str, title: str) -> bytes:

@@ -34,10 +34,13 @@ class ToolContext:
 
 @dataclass(frozen=True)
 class ToolOutcome:
-    """What the model reads (``data``) and the caption for when the tool has returned."""
+    """What the model reads (``data``), the caption for when the tool has returned, and a
+    proposal for the person's own client only (a ``data-proposal`` frame; see
+    ``admin_tools``). The model never reads ``proposal``: it holds the confirmation token."""
 
     data: JsonObject
     caption: str = THINKING
+    proposal: JsonObject | None = None
 
 
 class Tool(Protocol):
@@ -75,6 +78,10 @@ class ToolRegistry:
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
+    def subset(self, keep: Callable[[str], bool]) -> ToolRegistry:
+        """The tools whose names ``keep`` accepts, in registration order."""
+        return ToolRegistry({name: tool for name, tool in self._tools.items() if keep(name)})
+
 
 async def call_tool(
     registry: ToolRegistry,
@@ -82,7 +89,10 @@ async def call_tool(
     context: ToolContext,
     status: Callable[[str], None],
 ) -> ToolOutcome:
-    """Run one call, announcing its captions; failures become data, never exceptions."""
+    """Run one call, announcing its captions; failures become data, never exceptions.
+
+    ``registry`` holds only the tools offered this turn: any other name is unknown, even
+    one registered for other users."""
     tool = registry.get(call.name)
     if tool is None:
         return ToolOutcome({"error": f"unknown tool {call.name!r}"})

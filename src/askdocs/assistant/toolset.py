@@ -1,7 +1,10 @@
-"""Which tools the assistant has: factories registered here build them for one runtime.
+"""Which tools the assistant has: factories registered here build them for one runtime,
+and ``offered_tools`` picks the ones one user is offered in one turn.
 
-Later tools (issue: propose/apply) append their factory to ``TOOL_FACTORIES`` exactly as the
-built-in ``search_docs`` does; the system prompt lists whatever the registry ends up holding.
+The admin tools append their factories to ``TOOL_FACTORIES`` exactly as the built-in
+``search_docs`` does. A turn offers the ungated tools plus each admin tool the acting user
+holds a grant for, read from the database (``admin.grants``) when the turn starts; the
+system prompt lists exactly the offered tools, and the model can call no other.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from askdocs.admin.grants import ensure_first_admin_grant, grants_of
+from askdocs.admin.names import grantable_tools
 from askdocs.assistant.admin_tools import ADMIN_TOOL_FACTORIES
 from askdocs.assistant.docs_tool import SearchDocsTool
 from askdocs.assistant.tools import Tool, ToolRegistry
@@ -39,3 +44,14 @@ def build_registry(deps: ToolDeps, factories: list[ToolFactory] | None = None) -
     for factory in TOOL_FACTORIES if factories is None else factories:
         registry.register(factory(deps))
     return registry
+
+
+GATED = frozenset(grantable_tools())
+
+
+def offered_tools(registry: ToolRegistry, db: Database, user_id: str) -> ToolRegistry:
+    """The tools ``user_id`` is offered now: ungated ones and the granted admin tools."""
+    ensure_first_admin_grant(db)
+    with db.session() as session:
+        held = set(grants_of(session, user_id))
+    return registry.subset(lambda name: name not in GATED or name in held)

@@ -155,23 +155,22 @@ class Turn:
         history = await anyio.to_thread.run_sync(
             runtime.threads.replay, self.request.thread_id, settings.max_replay_messages
         )
+        tools = await anyio.to_thread.run_sync(runtime.tools_for, self.request.user_id)
         request = ChatRequest(
             system=system_prompt(
-                runtime.tools.specs(),
+                tools.specs(),
                 intro=settings.system_prompt,
                 page=self.request.page,
                 site_id=site,
                 docs_block=docs.block,
             ),
             messages=replay_messages(history),
-            tools=runtime.tools.specs(),
+            tools=tools.specs(),
             max_output_tokens=output_ceiling(settings, runtime.provider),
         )
         context = ToolContext(self.request.user_id, site, self.request.page)
-        io = LoopIO(text=self._text, status=self._status)
-        return await run_loop(
-            model, request, runtime.tools, context, reply, io, settings.max_tool_rounds
-        )
+        io = LoopIO(text=self._text, status=self._status, proposal=self._proposal)
+        return await run_loop(model, request, tools, context, reply, io, settings.max_tool_rounds)
 
     def _text(self, piece: str) -> None:
         if piece and not self._text_ended:
@@ -190,6 +189,9 @@ class Turn:
 
     def _status(self, caption: str) -> None:
         self.emit(stream.tool_status(caption))
+
+    def _proposal(self, data: dict[str, Any]) -> None:
+        self.emit(stream.proposal(data))
 
     async def _complete(
         self, reply: ReplyBuffer, result: LoopResult, docs: InjectedDocs, timings: Timings

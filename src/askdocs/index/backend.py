@@ -144,6 +144,10 @@ class Backend(Protocol):
         """Atomically make ``name`` the current collection of ``model_key``."""
         ...
 
+    def drop_pointer(self, model_key: str) -> None:
+        """Forget ``model_key``'s current collection (a model no longer configured)."""
+        ...
+
     def manifest(self, name: str) -> Manifest | None:
         """The manifest of a complete collection; None when missing or partial."""
         ...

@@ -105,6 +105,8 @@ def build_index(
         else:
             manifest, embedded, reused = _write(job, site, own, source, current)
         store.backend.set_pointer(model.key, name)
+        for other in set(store.backend.pointers()) - {model.key}:
+            store.backend.drop_pointer(other)  # superseded: this collection has every site
         store.sweep()
     return _result(manifest, site, started, embedded, reused, False)
 

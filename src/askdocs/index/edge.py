@@ -112,6 +112,10 @@ class EdgeBackend:
         path = self.root / f"{POINTER_PREFIX}{model_key}.json"
         _io(lambda: atomic_write(path, f'{{"name": "{name}"}}\n'), f"update {path.name}")
 
+    def drop_pointer(self, model_key: str) -> None:
+        path = self.root / f"{POINTER_PREFIX}{model_key}.json"
+        _io(lambda: _unlink_durably(path), f"remove {path.name}")
+
     def manifest(self, name: str) -> Manifest | None:
         path = self._collections / name / "manifest.json"
         try:
@@ -287,6 +291,11 @@ class EdgeBackend:
             self._handles.clear()
         for handle in handles:
             handle.close()
+
+
+def _unlink_durably(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    fsync_dir(path.parent)
 
 
 def _read_pointer(path: Path) -> str | None:

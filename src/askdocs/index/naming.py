@@ -18,7 +18,6 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-import askdocs.corpus  # noqa: F401  (first: importing chunking alone hits an import cycle)
 from askdocs.chunking import CHUNKER_VERSION
 from askdocs.index.payload import fingerprint_payload
 from askdocs.types import Chunk

@@ -91,6 +91,11 @@ class QdrantBackend:
             operations = operations[1:]
         self._call("switch alias", lambda: self.client.update_collection_aliases(operations))
 
+    def drop_pointer(self, model_key: str) -> None:
+        alias = f"{PREFIX}_{model_key}{ALIAS_SUFFIX}"
+        operation = models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=alias))
+        self._call("remove alias", lambda: self.client.update_collection_aliases([operation]))
+
     def manifest(self, name: str) -> Manifest | None:
         if not self._call("look up", lambda: self.client.collection_exists(name)):
             return None

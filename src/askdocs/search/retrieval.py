@@ -50,7 +50,7 @@ from askdocs.types import Audience, Hit, SearchResult
 log = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 T = TypeVar("T")
-MAX_NAME_CHECKS = 4  # sparse look-ups per query for the unknown-name rule
+MAX_PROBES = 10  # sparse look-ups per query for the unknown-term rule
 
 # Identifier-like text: snake_case, camelCase, dotted names, --flags, calls, key=value.
 _IDENTIFIER = re.compile(r"\w_\w|[a-z][A-Z]|\w\.\w|(?:^|\s)--?\w|\w\(|\w=")
@@ -200,14 +200,19 @@ class Retriever:
     def _unknown_names(
         self, collection: CollectionInfo, text: str, request: SearchRequest
     ) -> list[str]:
-        """Name-like query terms (``Prometheus``, ``gRPC``) no chunk of the site contains."""
+        """Why the docs cannot be about this question: name-like terms (``Prometheus``,
+        ``gRPC``) that no chunk of the site contains, or, when at least
+        ``unknown_terms_ratio`` of the query's terms are unknown to the site, all of them.
+        Empty when nothing speaks against a match."""
         locale = request.locale or request.fallback_locale
-        unknown: list[str] = []
         site = QueryFilter(site=request.site)
-        for term in lexical.name_terms(text, locale)[:MAX_NAME_CHECKS]:
-            if not self._mentioned(collection, term, site):
-                unknown.append(term)
-        return unknown
+        names = lexical.name_terms(text, locale)
+        terms = list(dict.fromkeys([*names, *lexical.analyze(text, locale)]))[:MAX_PROBES]
+        unknown = [term for term in terms if not self._mentioned(collection, term, site)]
+        if any(term in names for term in unknown):
+            return unknown
+        ratio = self.settings.unknown_terms_ratio
+        return unknown if terms and len(unknown) / len(terms) >= ratio else []
 
     def _mentioned(self, collection: CollectionInfo, term: str, site: QueryFilter) -> bool:
         probe = SparseVector(indices=(lexical.term_id(term),), values=(1.0,))

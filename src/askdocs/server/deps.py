@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import anyio
 from fastapi import Request
 
+from askdocs.admin.api import org_site_ids
 from askdocs.errors import NotFound
 from askdocs.guard.botcheck import BotCheck
 from askdocs.guard.hosts import host_name, site_for_host
@@ -57,8 +58,10 @@ def request_host(request: Request) -> str:
 
 
 def host_site(request: Request) -> SiteConfig:
-    """The docs site this request's host names; 404 ``site_not_found`` when none."""
-    site = site_for_host(service_of(request).sites, request_host(request))
+    """The docs site this request's host names; 404 ``site_not_found`` when none. On
+    loopback, organisation sites never stand in for the configured site."""
+    service = service_of(request)
+    site = site_for_host(service.sites, request_host(request), org_site_ids(service))
     if site is None:
         raise NotFound("no documentation site is served on this host", code="site_not_found")
     return site

@@ -1,7 +1,8 @@
 """Admin tools for the assistant, registered through ``assistant.toolset.TOOL_FACTORIES``.
 
-``ADMIN_TOOL_FACTORIES`` builds every tool named in ``askdocs.admin.names`` over the shared
-``AdminApi`` of the runtime's database.
+``ADMIN_TOOL_FACTORIES`` builds every single tool and the Propose half of every pair named
+in ``askdocs.admin.names`` over the shared ``AdminApi`` of the runtime's database. Apply is
+never a model tool: only the person applies, over REST (see ``tools``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import TYPE_CHECKING
 from askdocs.admin.api import admin_api_for
 from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS
 from askdocs.assistant.admin_tools.tools import (
-    ApplyTool,
     ProposeTool,
     ReadTool,
     ReindexTool,
@@ -37,16 +37,14 @@ def _single(name: str) -> Callable[[ToolDeps], Tool]:
     return build
 
 
-def _pair(operation: str) -> list[Callable[[ToolDeps], Tool]]:
-    def propose(deps: ToolDeps) -> Tool:
+def _propose(operation: str) -> Callable[[ToolDeps], Tool]:
+    def build(deps: ToolDeps) -> Tool:
         return ProposeTool(admin_api_for(deps.settings, deps.service, deps.db), operation)
 
-    def apply(deps: ToolDeps) -> Tool:
-        return ApplyTool(admin_api_for(deps.settings, deps.service, deps.db), operation)
-
-    return [propose, apply]
+    return build
 
 
-ADMIN_TOOL_FACTORIES: list[Callable[[ToolDeps], Tool]] = [_single(n) for n in SINGLE_TOOLS]
-for _operation in OPERATIONS:
-    ADMIN_TOOL_FACTORIES += _pair(_operation)
+ADMIN_TOOL_FACTORIES: list[Callable[[ToolDeps], Tool]] = [
+    *(_single(name) for name in SINGLE_TOOLS),
+    *(_propose(operation) for operation in OPERATIONS),
+]

@@ -8,7 +8,6 @@ Schema = dict[str, Any]
 
 ORG = {"type": "string", "description": "Organisation id; only needed if you belong to several."}
 SITE_ID = {"type": "string", "description": "The site's id."}
-TOKEN = {"type": "string", "description": "The confirmationToken the matching propose returned."}
 ROOTS = {
     "type": "array",
     "items": {

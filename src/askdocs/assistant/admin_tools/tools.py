@@ -1,23 +1,36 @@
-"""The admin tools: read-only tools, Propose/Apply pairs, test_inference_provider and
-reindex_site. Each body's first statement calls ``AdminApi``, whose first statement is the
-authority gate (re-read from the database); nothing is kept between calls."""
+"""The admin tools the model may call: read-only tools, the Propose half of each pair,
+test_inference_provider and reindex_site. Each body's first statement calls ``AdminApi``,
+whose first statement is the authority gate (re-read from the database); nothing is kept
+between calls.
+
+There are no Apply tools (reliability anchor AU-17): a propose tool gives the model the
+summary and a proposal id, never the confirmation token; the token travels only to the
+person's client in a ``data-proposal`` frame, and only the person applies it, over
+``POST /api/v1/admin/apply/{operation}``.
+"""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 
 import anyio
 
 from askdocs.admin.api import AdminApi
-from askdocs.admin.names import apply_name, propose_name
-from askdocs.assistant.admin_tools.schemas import OPERATION_ARGS, SINGLE_ARGS, TOKEN, obj
+from askdocs.admin.names import propose_name
+from askdocs.assistant.admin_tools.schemas import OPERATION_ARGS, SINGLE_ARGS, obj
 from askdocs.assistant.tools import JsonObject, ToolContext, ToolOutcome
 from askdocs.errors import RateLimited
 from askdocs.llm.types import ToolSpec
 
 CHECKING = "Checking"
 PROPOSING = "Preparing a change for your confirmation"
-APPLYING = "Applying the confirmed change"
+WAITING = (
+    "The person now sees this proposal in their assistant panel with Apply and Discard "
+    "buttons. Only they can apply it; you cannot, and no tool of yours can. Tell them in a "
+    "sentence or two what it would change and that it waits for their decision. Never say "
+    "it has been applied."
+)
 
 
 def single_spec(name: str) -> ToolSpec:
@@ -28,20 +41,21 @@ def single_spec(name: str) -> ToolSpec:
 def propose_spec(operation: str) -> ToolSpec:
     what, properties, required = OPERATION_ARGS[operation]
     description = (
-        f"Propose to {what}. Writes nothing: returns a summary to show the user and a "
-        f"confirmationToken for {apply_name(operation)}."
+        f"Propose to {what}. Writes nothing: the person sees the summary in their panel "
+        "and applies or discards it there."
     )
     return ToolSpec(propose_name(operation), description, obj(properties, required))
 
 
-def apply_spec(operation: str) -> ToolSpec:
-    what, properties, required = OPERATION_ARGS[operation]
-    description = (
-        f"Apply a proposal to {what}, after the user agreed: the same arguments as "
-        f"{propose_name(operation)} plus its confirmationToken."
-    )
-    args = obj({**properties, "confirmationToken": TOKEN}, (*required, "confirmationToken"))
-    return ToolSpec(apply_name(operation), description, args)
+def split_proposal(arguments: JsonObject, result: JsonObject) -> ToolOutcome:
+    """A propose result as two views: the model's (summary and proposal id, no token) and
+    the client's (the same plus the arguments to apply with and the token)."""
+    proposal: JsonObject = {"id": uuid.uuid4().hex, **result["proposal"]}
+    apply_args = {k: v for k, v in arguments.items() if k != "confirmationToken"}
+    if "organisationId" in proposal:
+        apply_args["organisationId"] = proposal["organisationId"]
+    client = {**proposal, "arguments": apply_args, "token": result["confirmationToken"]}
+    return ToolOutcome({"proposal": proposal, "next": WAITING}, proposal=client)
 
 
 @dataclass
@@ -69,23 +83,7 @@ class ProposeTool:
     async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
         op, user = self.operation, context.user_id
         data = await anyio.to_thread.run_sync(self.api.propose, op, user, arguments)
-        return ToolOutcome(data)
-
-
-@dataclass
-class ApplyTool:
-    api: AdminApi
-    operation: str
-    spec: ToolSpec = field(init=False)
-    start_caption: str = APPLYING
-
-    def __post_init__(self) -> None:
-        self.spec = apply_spec(self.operation)
-
-    async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
-        op, user = self.operation, context.user_id
-        data = await anyio.to_thread.run_sync(self.api.apply, op, user, arguments)
-        return ToolOutcome(data)
+        return split_proposal(arguments, data)
 
 
 @dataclass

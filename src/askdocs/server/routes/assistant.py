@@ -102,7 +102,7 @@ async def list_threads(runtime: Runtime, caller: Caller) -> ThreadListOut:
 
 @router.post("/threads", status_code=201)
 async def create_thread(runtime: Runtime, caller: Caller, body: ThreadCreateIn) -> CreatedOut:
-    site = runtime.visible_site(body.site_id)
+    site = await anyio.to_thread.run_sync(runtime.visible_site, caller.user_id, body.site_id)
     title = _title(body.title) or ""
     thread_id = await anyio.to_thread.run_sync(runtime.threads.create, caller.user_id, site, title)
     return CreatedOut(id=thread_id)

@@ -9,9 +9,10 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from askdocs.admin.api import org_site_ids
 from askdocs.answer.flow import interactive
 from askdocs.errors import InvalidInput, NotFound
-from askdocs.guard.hosts import site_for_host
+from askdocs.guard.hosts import only_site, site_for_host
 from askdocs.server.deps import request_host, runtime_of, service_of
 from askdocs.server.schemas import ErrorBody, SearchResponse
 from askdocs.settings import SiteConfig
@@ -49,12 +50,13 @@ async def search(
 
 def _site(request: Request, site_id: str | None) -> SiteConfig:
     """The named site, else the host's site, else the only one; public and live only."""
-    sites = service_of(request).sites
+    service = service_of(request)
+    sites, org_sites = service.sites, org_site_ids(service)
     if site_id is not None:
         found = next((s for s in sites if s.id == site_id), None)
     else:
-        found = site_for_host(sites, request_host(request)) or (
-            sites[0] if len(sites) == 1 else None
+        found = site_for_host(sites, request_host(request), org_sites) or only_site(
+            sites, org_sites
         )
     if found is None or not (found.public and found.live):
         raise NotFound("no such public documentation site", code="site_not_found")

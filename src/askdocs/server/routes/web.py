@@ -1,5 +1,6 @@
-"""The web UI: the docs reader at ``/`` and ``/docs/{slug}``, its static files, the Ask AI
-widget script (``/widget.js``) and the widget's panel page (``/widget/frame``).
+"""The web UI: the docs reader at ``/`` and ``/docs/{slug}``, the signed-in assistant at
+``/assistant``, their static files, the Ask AI widget script (``/widget.js``) and the
+widget's panel page (``/widget/frame``).
 
 Pages carry a strict Content-Security-Policy: scripts, styles, images and requests only
 from this server, no inline script or style, no plugins, no ``<base>``. The reader may not
@@ -14,6 +15,7 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -86,6 +88,24 @@ def docs_page(
     return _page(request, "index.html", site, "'none'")
 
 
+@router.get("/assistant")
+def assistant_page(
+    request: Request, site: Annotated[str | None, Query(max_length=63)] = None
+) -> Response:
+    """The signed-in assistant. It needs no docs site; the host's site (if any) names the
+    page and becomes new threads' site. Never framed: it carries Apply buttons."""
+    try:
+        chosen: SiteConfig | None = reader_site(request, site)
+    except NotFound:
+        chosen = None
+    config = {
+        "site": chosen.id if chosen else None,
+        "maxMessageChars": settings_of(request).assistant.max_message_chars,
+    }
+    name = (chosen.name or chosen.id) if chosen else "askdocs"
+    return HTMLResponse(render("assistant.html", config, name), headers=page_headers("'none'"))
+
+
 @router.get("/widget/frame")
 def widget_frame(
     request: Request, site: Annotated[str | None, Query(max_length=63)] = None
@@ -132,10 +152,14 @@ def _page(request: Request, template: str, site_id: str | None, ancestors: str) 
         "botCheck": settings.bot_check.provider,
         "askEnabled": site.ask_enabled,
     }
+    page = render(template, config, site.name or site.id)
+    return HTMLResponse(page, headers=page_headers(ancestors))
+
+
+def render(template: str, config: Mapping[str, object], site_name: str) -> str:
     text = static_files()[template].data.decode()
     page = text.replace("{{CONFIG}}", html.escape(json.dumps(config), quote=True))
-    page = page.replace("{{SITE_NAME}}", html.escape(site.name or site.id))
-    return HTMLResponse(page, headers=page_headers(ancestors))
+    return page.replace("{{SITE_NAME}}", html.escape(site_name))
 
 
 def page_headers(ancestors: str) -> dict[str, str]:

@@ -1,0 +1,174 @@
+"""Hybrid search latency at 1k, 10k and 100k chunks, query embedding included; peak RSS.
+
+usage: python bench/search_latency.py [--sizes 1000 10000 100000] [--queries 200] [--json]
+
+How the corpus is scaled: the real fastapi-docs chunks are indexed once with the real
+local model. Each synthetic chunk is a copy of a real one (``i mod n_real``) with a
+replica number in its slug and about 10% of its words replaced by other words of the corpus
+vocabulary, so BM25 statistics stay realistic; its vector is the real chunk's vector plus
+Gaussian noise scaled to a cosine of about 0.9 with the original, re-normalised, so dense
+neighbourhoods stay realistic. Collections are built with the real index builder (BM25
+vectors, Qdrant Edge shard, manifest, pointer); only the document vectors come from the
+table above instead of the model.
+
+Searching runs in a fresh child process per size that opens the store and the real local
+model and calls ``AskDocs.search`` (query embedding, fused hybrid query, dedupe, match
+decision) for the dev-set questions in a loop; it reports p50 and p99 wall time per search
+and its peak RSS (``ru_maxrss``) after serving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from askdocs.corpus import read_site
+from askdocs.embeddings.protocol import Embedder, Vectors
+from askdocs.embeddings.registry import create_embedder
+from askdocs.index import build_index, open_store
+from askdocs.search import lexical
+from askdocs.search.evalset import parse_questions
+from askdocs.service import AskDocs
+from askdocs.settings import load_settings
+from askdocs.sites import folder_site
+from askdocs.types import Chunk
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO.parent / "shared" / "corpora" / "fastapi-docs"
+QUESTIONS = REPO.parent / "shared" / "eval" / "fastapi-docs-dev.jsonl"
+SITE = "synth"
+
+
+class TableEmbedder:
+    """Document vectors from a precomputed table; queries through the real model."""
+
+    def __init__(self, real: Embedder, table: dict[str, np.ndarray]) -> None:
+        self.real, self.table = real, table
+
+    @property
+    def model_id(self) -> str:
+        return self.real.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self.real.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return np.stack([self.table[text] for text in texts]).astype(np.float32)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.real.embed_query(text)
+
+
+def real_chunks(embedder: Embedder) -> tuple[list[Chunk], np.ndarray]:
+    settings = load_settings(data_dir=Path(tempfile.mkdtemp()))
+    chunks = list(read_site(folder_site(DOCS, SITE), settings.corpus).chunks)
+    vectors = np.concatenate(
+        [embedder.embed_documents([c.embed_text for c in chunks[i : i + 64]])
+         for i in range(0, len(chunks), 64)]
+    )  # fmt: skip
+    return chunks, vectors
+
+
+def synthesise(
+    chunks: list[Chunk], vectors: np.ndarray, size: int, rng: random.Random
+) -> tuple[list[Chunk], dict[str, np.ndarray]]:
+    vocabulary = sorted({w for c in chunks for w in c.text.split() if w.isalpha()})
+    noise = np.random.default_rng(rng.randrange(2**32))
+    scale = 0.5 / np.sqrt(vectors.shape[1])  # cosine with the original about 0.9
+    out: list[Chunk] = []
+    table: dict[str, np.ndarray] = {}
+    for i in range(size):
+        base, replica = chunks[i % len(chunks)], i // len(chunks)
+        words = [rng.choice(vocabulary) if rng.random() < 0.1 else w for w in base.text.split()]
+        chunk = replace(base, slug=f"{base.slug}-r{replica}", text=" ".join(words))
+        vector = vectors[i % len(chunks)] + noise.normal(0, scale, vectors.shape[1])
+        out.append(chunk)
+        table[chunk.embed_text] = vector / np.linalg.norm(vector)
+    return out, table
+
+
+def build(data_dir: Path, chunks: list[Chunk], embedder: Embedder) -> float:
+    store = open_store(load_settings(data_dir=data_dir))
+    started = time.perf_counter()
+    build_index(
+        store,
+        embedder,
+        SITE,
+        chunks,
+        sparse=lexical.sparse_encoder(),
+        lexical_version=lexical.lexical_version(),
+        batch_size=512,
+    )
+    store.close()
+    return time.perf_counter() - started
+
+
+def serve(data_dir: Path, queries: int) -> dict[str, float]:
+    """Child process: search ``queries`` times, report latency and peak RSS."""
+    questions = parse_questions(QUESTIONS.read_text(encoding="utf-8").splitlines())
+    service = AskDocs(load_settings(data_dir=data_dir), [folder_site(DOCS, SITE)])
+    for q in questions[:10]:
+        service.search(q.question, site=SITE, history=q.history)  # warm-up
+    times = []
+    for i in range(queries):
+        q = questions[i % len(questions)]
+        started = time.perf_counter()
+        service.search(q.question, site=SITE, history=q.history)
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    service.close()
+    return {
+        "p50_ms": round(statistics.median(times), 2),
+        "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 2),
+        "mean_ms": round(statistics.fmean(times), 2),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def run(sizes: list[int], queries: int) -> list[dict[str, object]]:
+    real = create_embedder(load_settings().embedding)
+    assert real is not None
+    chunks, vectors = real_chunks(real)
+    rng = random.Random(7)
+    results: list[dict[str, object]] = []
+    for size in sizes:
+        data_dir = Path(tempfile.mkdtemp(prefix=f"askdocs-latency-{size}-"))
+        synthetic, table = synthesise(chunks, vectors, size, rng)
+        build_s = build(data_dir, synthetic, TableEmbedder(real, table))
+        child = subprocess.run(
+            [sys.executable, __file__, "--serve", str(data_dir), "--queries", str(queries)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        results.append({"chunks": size, "build_s": round(build_s, 1), **json.loads(child.stdout)})
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="askdocs search latency benchmark")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.serve:
+        print(json.dumps(serve(args.serve, args.queries)))
+        return
+    for row in run(args.sizes, args.queries):
+        print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()))
+
+
+if __name__ == "__main__":
+    main()

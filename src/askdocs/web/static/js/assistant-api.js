@@ -1,0 +1,127 @@
+// The signed-in assistant's HTTP API: threads, the chat stream (the AI SDK UI message
+// stream, parsed frame by frame), and applying a proposal. Same-origin only; the bearer
+// token travels in the Authorization header, never in a URL.
+import { ApiError } from "./api.js";
+
+const THREADS = "/api/v1/assistant/threads";
+const CHAT = "/api/v1/assistant/chat";
+const APPLY = "/api/v1/admin/apply/";
+
+async function failure(response) {
+  let code = "";
+  let message = "";
+  try {
+    const body = await response.json();
+    code = body?.error?.code || "";
+    message = body?.error?.message || "";
+  } catch {
+    // not JSON: keep the status only
+  }
+  return new ApiError(response.status, code, message);
+}
+
+export class AssistantApi {
+  constructor(token) {
+    this.token = token;
+  }
+
+  headers(extra = {}) {
+    return { Authorization: `Bearer ${this.token}`, Accept: "application/json", ...extra };
+  }
+
+  async request(method, path, body, signal) {
+    const init = { method, signal, headers: this.headers(), cache: "no-store" };
+    if (body !== undefined) {
+      init.headers = this.headers({ "Content-Type": "application/json" });
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    if (!response.ok) throw await failure(response);
+    return response.status === 204 ? null : response.json();
+  }
+
+  async listThreads(signal) {
+    return (await this.request("GET", THREADS, undefined, signal)).threads;
+  }
+
+  async createThread(siteId) {
+    const body = siteId ? { siteId } : {};
+    return (await this.request("POST", THREADS, body)).id;
+  }
+
+  getThread(id, signal) {
+    return this.request("GET", `${THREADS}/${encodeURIComponent(id)}`, undefined, signal);
+  }
+
+  // POST /chat, then onFrame(frame) for every frame of the stream, in order.
+  async chat({ threadId, message, siteId, signal, onFrame }) {
+    const body = { threadId, message };
+    if (siteId) body.siteId = siteId;
+    const response = await fetch(CHAT, {
+      method: "POST",
+      signal,
+      cache: "no-store",
+      headers: this.headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw await failure(response);
+    await readFrames(response.body, onFrame);
+  }
+
+  // Apply one proposal: its arguments plus the token, to the operation's apply endpoint.
+  apply(operation, args, token) {
+    return this.request("POST", APPLY + operationSlug(operation), { ...args, confirmationToken: token });
+  }
+}
+
+// "WritePage" -> "write-page"; anything that is not a plain operation name is refused.
+export function operationSlug(operation) {
+  if (!/^[A-Z][A-Za-z]{1,63}$/.test(String(operation))) throw new Error("not an operation");
+  return operation.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
+// Split a UI message stream into frames: "data: <json>" blocks, ending at "data: [DONE]".
+export function parseFrames(buffer) {
+  const frames = [];
+  let rest = buffer;
+  let done = false;
+  for (let end = rest.indexOf("\n\n"); end !== -1; end = rest.indexOf("\n\n")) {
+    const block = rest.slice(0, end);
+    rest = rest.slice(end + 2);
+    const data = block
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).replace(/^ /, ""))
+      .join("\n");
+    if (!data) continue;
+    if (data === "[DONE]") {
+      done = true;
+      break;
+    }
+    try {
+      const frame = JSON.parse(data);
+      if (frame && typeof frame.type === "string") frames.push(frame);
+    } catch {
+      // a malformed frame is skipped, never fatal
+    }
+  }
+  return { frames, rest, done };
+}
+
+async function readFrames(body, onFrame) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+    const parsed = parseFrames(buffer.replace(/\r\n/g, "\n"));
+    buffer = parsed.rest;
+    for (const frame of parsed.frames) onFrame(frame);
+    if (parsed.done) {
+      await reader.cancel().catch(() => {});
+      return;
+    }
+    if (done) return;
+  }
+}

@@ -1,0 +1,102 @@
+// The conversation log of the assistant: past messages, and a live answer built from the
+// UI message stream's frames (text deltas, tool captions, proposals, the finish).
+import { renderMarkdown } from "./markdown.js";
+import { proposalCard } from "./proposal.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function bubble(role, text) {
+  const turn = el("article", `turn turn-${role === "user" ? "user" : "answer"}`);
+  turn.append(el("p", "turn-label", role === "user" ? "You" : "Assistant"));
+  if (role === "user") {
+    turn.append(el("p", "turn-text", text));
+  } else {
+    const body = el("div", "answer-text");
+    renderMarkdown(body, text);
+    turn.append(body);
+  }
+  return turn;
+}
+
+export function createLog(log, { apply, onTitle }) {
+  const cards = [];
+
+  function scroll(node) {
+    node.scrollIntoView({ block: "nearest" });
+  }
+
+  function clear(intro) {
+    for (const card of cards.splice(0)) card.drop();
+    log.replaceChildren(...(intro ? [intro] : []));
+  }
+
+  function showMessages(messages) {
+    for (const message of messages) {
+      if (message.role === "user" || message.role === "assistant") {
+        log.append(bubble(message.role, message.content));
+      }
+    }
+    if (log.lastElementChild) scroll(log.lastElementChild);
+  }
+
+  function addUser(text) {
+    const turn = bubble("user", text);
+    log.append(turn);
+    scroll(turn);
+  }
+
+  // One streamed answer: returns {onFrame, fail, done}.
+  function startAnswer(setStatus) {
+    const turn = el("article", "turn turn-answer");
+    turn.setAttribute("aria-busy", "true");
+    const body = el("div", "answer-text");
+    turn.append(el("p", "turn-label", "Assistant"), body);
+    log.append(turn);
+    scroll(turn);
+    let text = "";
+    let pending = false;
+    const paint = () => {
+      pending = false;
+      renderMarkdown(body, text);
+    };
+    const frames = {
+      "text-delta": (frame) => {
+        text += String(frame.delta ?? "");
+        if (!pending) {
+          pending = true;
+          requestAnimationFrame(paint);
+        }
+      },
+      "data-toolStatus": (frame) => setStatus(String(frame.data?.caption ?? "")),
+      "data-threadTitle": (frame) => onTitle(frame.data?.threadId, String(frame.data?.title ?? "")),
+      "data-proposal": (frame) => {
+        const made = proposalCard(frame.data, { apply });
+        if (!made) return;
+        cards.push(made);
+        turn.append(made.card);
+        scroll(made.card);
+      },
+      error: (frame) => turn.append(el("p", "ask-error", String(frame.errorText ?? "Error"))),
+    };
+    return {
+      onFrame(frame) {
+        frames[frame.type]?.(frame);
+      },
+      fail(message) {
+        turn.append(el("p", "ask-error", message));
+      },
+      done() {
+        paint();
+        turn.setAttribute("aria-busy", "false");
+        scroll(turn);
+      },
+    };
+  }
+
+  return { clear, showMessages, addUser, startAnswer };
+}
