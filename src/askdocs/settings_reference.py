@@ -101,7 +101,9 @@ def _table(rows: list[str]) -> str:
 
 
 # Defaults that depend on the machine are shown as their rule.
-DEFAULT_TEXT: dict[str, str] = {"data_dir": "`$XDG_DATA_HOME/askdocs`, else `~/.local/share/askdocs`"}
+DEFAULT_TEXT: dict[str, str] = {
+    "data_dir": "`$XDG_DATA_HOME/askdocs`, else `~/.local/share/askdocs`"
+}
 
 
 def _row(key: str, env: str, info: FieldInfo) -> str:

@@ -119,3 +119,41 @@ def test_a_turn_outlives_the_browser(live: Live, models: ModelServer) -> None:
     after = httpx.get(f"{live.url}{THREADS}", headers=headers).json()["threads"][0]
     assert after["replyInProgress"] is False
     assert after["awaitingReply"] is False
+
+
+@pytest.mark.parametrize("sdk", ["ai7", "ai6"])
+def test_the_real_ai_sdk_accepts_a_proposal_frame(
+    live: Live, models: ModelServer, sdk: str
+) -> None:
+    """A propose tool's ``data-proposal`` frame is a valid transient data part for the real
+    SDK; the token in it applies the change once, over the person's REST endpoint."""
+    email = f"root-{sdk}@example.com"
+    live.cli("users", "create", "--email", email, "--platform-admin")
+    token = live.cli("token", "create", "--email", email, "--ttl", "900").strip().splitlines()[-1]
+    thread = _new_thread(live, token)
+    provider = {"name": "Spare", "capability": "chat", "kind": "anthropic", "model": "m"}
+    models.script(
+        Script(calls=[Call("propose_create_inference_provider", provider)]),
+        Script(["It waits for your decision."]),
+    )
+    result = node_parse(sdk, live.url, token, thread, "Add a spare chat provider.")
+    found = [p for p in result["dataParts"] if p["type"] == "data-proposal"]
+    assert len(found) == 1
+    part = found[0]
+    assert part["transient"] is True
+    assert part["id"] == part["data"]["id"]
+    assert part["data"]["operation"] == "CreateInferenceProvider"
+    assert "Spare" in part["data"]["summary"]
+    assert part["data"]["arguments"] == provider
+    confirmation = part["data"]["token"]
+    assert len(confirmation) == 64
+    assert all(part["type"] != "data-proposal" for part in result["message"]["parts"])
+    assert confirmation not in str(models.requests)  # the model never saw it
+    headers = {"Authorization": f"Bearer {token}"}
+    url = f"{live.url}/api/v1/admin/apply/create-inference-provider"
+    body = {**part["data"]["arguments"], "confirmationToken": confirmation}
+    applied = httpx.post(url, json=body, headers=headers)
+    assert applied.status_code == 200, applied.text
+    assert applied.json()["applied"] == "CreateInferenceProvider"
+    again = httpx.post(url, json=body, headers=headers)
+    assert again.status_code in (400, 403)  # the replay finds the provider already there

@@ -19,7 +19,9 @@ STRICT = (
 )
 
 
-@pytest.mark.parametrize("path", ["/", "/docs/guide/install", "/docs/anything/at/all"])
+@pytest.mark.parametrize(
+    "path", ["/", "/docs/guide/install", "/docs/anything/at/all", "/assistant"]
+)
 async def test_reader_pages_have_a_strict_csp(client: httpx.AsyncClient, path: str) -> None:
     response = await client.get(path)
     assert response.status_code == 200
@@ -31,7 +33,7 @@ async def test_reader_pages_have_a_strict_csp(client: httpx.AsyncClient, path: s
 
 
 async def test_pages_have_no_inline_script_or_style(client: httpx.AsyncClient) -> None:
-    for path in ("/", "/widget/frame"):
+    for path in ("/", "/widget/frame", "/assistant"):
         html = (await client.get(path)).text
         scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.DOTALL)
         assert scripts
@@ -105,3 +107,36 @@ def test_frame_ancestors_for_configured_hostnames() -> None:
 async def test_unknown_site_page_is_404(client: httpx.AsyncClient) -> None:
     response = await client.get("/", params={"site": "nope"})
     assert response.status_code == 404
+
+
+async def test_the_assistant_page_config_holds_no_secret(client: httpx.AsyncClient) -> None:
+    html = (await client.get("/assistant")).text
+    content = re.search(r'<meta name="askdocs-config" content="([^"]*)">', html)
+    assert content is not None
+    assert json.loads(unescape(content.group(1))) == {"site": "fx", "maxMessageChars": 32000}
+    assert "<title>Assistant — Fixture</title>" in html
+    assert '<script type="module" src="/static/js/assistant-page.js"></script>' in html
+    modules = {"js/assistant-page.js", "js/assistant.js", "js/assistant-api.js", "js/proposal.js"}
+    assert modules | {"js/assistant-turns.js", "assistant.css"} <= set(static_files())
+    assert (await client.get("/static/assistant.html")).status_code == 404
+
+
+async def test_the_assistant_page_needs_no_public_site(client: httpx.AsyncClient) -> None:
+    response = await client.get("/assistant", params={"site": "nosuch"})
+    assert response.status_code == 200
+    content = re.search(r'<meta name="askdocs-config" content="([^"]*)">', response.text)
+    assert content is not None
+    assert json.loads(unescape(content.group(1)))["site"] is None
+    assert "<title>Assistant — askdocs</title>" in response.text
+
+
+def test_the_assistant_scripts_keep_the_token_out_of_urls() -> None:
+    """The token is read from and written to sessionStorage only, and sent only in the
+    Authorization header; no script puts it in a URL, a cookie or localStorage."""
+    scripts = {name: f.data.decode() for name, f in static_files().items() if "assistant" in name}
+    joined = "\n".join(scripts.values())
+    assert "sessionStorage" in scripts["js/assistant-page.js"]
+    assert not re.search(r"localStorage\.[a-zA-Z]", joined)
+    assert not re.search(r"document\.cookie", joined)
+    assert "Authorization: `Bearer ${this.token}`" in scripts["js/assistant-api.js"]
+    assert not re.search(r"[?&](access_)?token=", joined)

@@ -68,7 +68,7 @@ export function mountAssistant({ root, token, siteId = null, maxChars = 32000, o
   const ui = layout(maxChars);
   root.replaceChildren(ui.threads, ui.scrim, ui.main);
   const toggle = document.getElementById("threads-toggle");
-  const state = { threads: [], current: null, running: null };
+  const state = { threads: [], current: null, running: null, signedOut: false };
   const conversation = createLog(ui.log, {
     apply: (operation, args, sent) => api.apply(operation, args, sent),
     onTitle: (threadId, title) => rename(threadId, title),
@@ -80,11 +80,17 @@ export function mountAssistant({ root, token, siteId = null, maxChars = 32000, o
   }
 
   function refused(error) {
-    if (error instanceof ApiError && error.status === 401) {
+    if (!(error instanceof ApiError) || error.status !== 401) return false;
+    if (!state.signedOut) {
+      state.signedOut = true;
       onUnauthorized?.();
-      return true;
     }
-    return false;
+    return true;
+  }
+
+  function busy() {
+    if (state.running) setStatus("Wait for the answer to finish, or press Stop.");
+    return Boolean(state.running);
   }
 
   function renderThreads() {
@@ -112,6 +118,7 @@ export function mountAssistant({ root, token, siteId = null, maxChars = 32000, o
   }
 
   async function refresh() {
+    if (state.signedOut) return;
     try {
       state.threads = await api.listThreads();
       renderThreads();
@@ -127,7 +134,7 @@ export function mountAssistant({ root, token, siteId = null, maxChars = 32000, o
   }
 
   async function open(threadId) {
-    if (state.running) return;
+    if (busy()) return;
     closeNav();
     state.current = threadId;
     conversation.clear();
@@ -144,7 +151,7 @@ export function mountAssistant({ root, token, siteId = null, maxChars = 32000, o
   }
 
   function startNew() {
-    if (state.running) return;
+    if (busy()) return;
     closeNav();
     state.current = null;
     ui.title.textContent = NEW_TITLE;
@@ -230,5 +237,14 @@ export function mountAssistant({ root, token, siteId = null, maxChars = 32000, o
 
   refresh();
   ui.input.focus();
-  return { refresh, open, startNew, forget: () => conversation.clear() };
+  return {
+    refresh,
+    open,
+    startNew,
+    forget() {
+      state.signedOut = true;
+      state.running?.abort();
+      conversation.clear();
+    },
+  };
 }

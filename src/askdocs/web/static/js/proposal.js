@@ -41,10 +41,7 @@ function diffBlock(diff) {
   pre.tabIndex = 0;
   pre.setAttribute("aria-label", "Changes, line by line");
   const code = el("code");
-  for (const line of lines) {
-    const row = el("span", diffClass(line), line || " ");
-    code.append(row, "\n");
-  }
+  for (const line of lines) code.append(el("span", diffClass(line), line || " "));
   pre.append(code);
   const added = lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
   const removed = lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
@@ -103,10 +100,19 @@ export function proposalCard(data, { apply }) {
     card.dataset.state = state;
     badge.textContent = badgeText;
     status.textContent = message;
+    status.scrollIntoView({ block: "nearest" });
+  }
+
+  // Once decided, a button stays inert even if something re-enables it.
+  function spent() {
+    if (token !== null) return false;
+    applyButton.disabled = true;
+    discardButton.disabled = true;
+    return true;
   }
 
   applyButton.addEventListener("click", async () => {
-    if (token === null) return;
+    if (spent()) return;
     const sent = take();
     settle("applying", "Applying…", "Applying the change…");
     try {
@@ -118,7 +124,7 @@ export function proposalCard(data, { apply }) {
     }
   });
   discardButton.addEventListener("click", () => {
-    if (token === null) return;
+    if (spent()) return;
     take();
     settle("discarded", "Discarded", "Discarded. Nothing was changed.");
   });

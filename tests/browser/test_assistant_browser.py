@@ -1,0 +1,258 @@
+"""The signed-in assistant at /assistant in real headless Chromium, desktop and phone, against
+a real ``askdocs serve`` process and a scripted OpenAI-compatible model on 127.0.0.1.
+
+An administrator pastes a token minted with ``askdocs token create``; the model proposes a
+page edit; the panel shows the summary and the diff; Apply writes the page (the file on
+disk is checked) and a second click sends nothing; Discard writes nothing. Screenshots go
+to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect
+
+from askdocs.admin.grants import ensure_first_admin_grant
+from askdocs.db import Database
+from askdocs.db.admin_models import SiteRow
+from askdocs.settings import load_settings
+from askdocs.users.service import UserService
+from tests.assistant.scripted import Call, ModelServer, Script, model_server
+from tests.browser.conftest import VIEWPORTS
+from tests.reader.fixtures import build_tree
+from tests.reader.serve import Served, serving, toml_config
+
+pytestmark = pytest.mark.browser
+EMAIL = "admin@example.com"
+ORIGINAL = "# Install\n\nRun `pip install alpha`.\n\nThen start the server.\n"
+APPLY_PATH = "/api/v1/admin/apply/"
+
+
+@dataclass
+class Assistant:
+    server: Served
+    model: ModelServer
+    token: str
+    page_file: Path
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def page_hash(self) -> str:
+        return hashlib.sha256(self.page_file.read_bytes()).hexdigest()
+
+
+def _cli(data_dir: Path, config: Path, *args: str) -> str:
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data_dir), "--config"]
+    done = subprocess.run(
+        [*command, str(config), *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def _organisation_site(data_dir: Path) -> Path:
+    """The admin owns an organisation with one site, ``alpha``, holding install.md."""
+    db = Database.open(load_settings(data_dir=data_dir))
+    try:
+        users = UserService(db)
+        admin = users.by_email(EMAIL)
+        org = users.create_organisation("Alpha Org", admin.id).id
+        with db.session(write=True) as session:
+            roots = [{"path": "", "audience": "user"}]
+            session.add(
+                SiteRow(id="alpha", organisation_id=org, name="Alpha", roots=roots, hostnames=[])
+            )
+        ensure_first_admin_grant(db)
+    finally:
+        db.close()
+    page_file = data_dir / "sites" / "alpha" / "install.md"
+    page_file.parent.mkdir(parents=True)
+    page_file.write_text(ORIGINAL, encoding="utf-8")
+    return page_file
+
+
+@pytest.fixture(scope="module")
+def assistant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Assistant]:
+    base = tmp_path_factory.mktemp("assistant-site")
+    build_tree(base)
+    with model_server() as model:
+        extra = f"""
+[chat]
+provider = "openai-compatible"
+model = "scripted"
+base_url = "{model.url}/v1"
+
+[embedding]
+provider = "none"
+"""
+        config = toml_config(base, extra=extra)
+        data_dir = base / "data"
+        data_dir.mkdir()
+        _cli(data_dir, config, "users", "create", "--email", EMAIL, "--platform-admin")
+        token = _cli(data_dir, config, "token", "create", "--email", EMAIL, "--ttl", "3600")
+        page_file = _organisation_site(data_dir)
+        with serving(data_dir, config) as server:
+            yield Assistant(server, model, token, page_file)
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: _console(message, problems))
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.viewport_name = request.param  # type: ignore[attr-defined]
+    yield page
+    context.close()
+    assert problems == []
+
+
+def _console(message: ConsoleMessage, problems: list[str]) -> None:
+    if message.type in ("error", "warning"):
+        problems.append(f"{message.type}: {message.text}")
+
+
+def shot(page: Page, artifacts: Path, name: str) -> None:
+    path = artifacts / f"{page.viewport_name}-{name}.png"  # type: ignore[attr-defined]
+    page.screenshot(path=str(path), animations="disabled")
+
+
+def sign_in(page: Page, assistant: Assistant, artifacts: Path | None = None) -> None:
+    page.goto(assistant.url + "/assistant")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    field = page.locator("#signin-token")
+    expect(field).to_be_focused()
+    if artifacts is not None:
+        shot(page, artifacts, "assistant-signin")
+    field.fill(assistant.token)
+    page.keyboard.press("Enter")
+    expect(page.locator("#composer-input")).to_be_focused()
+    assert assistant.token not in page.url
+    stored = page.evaluate("window.sessionStorage.getItem('askdocs.assistant.token')")
+    assert stored == assistant.token
+    assert page.evaluate("window.localStorage.length") == 0
+
+
+def propose_edit(page: Page, assistant: Assistant, content: str, title: str) -> None:
+    """The admin asks; the scripted model proposes the page edit, then says it waits."""
+    edit = {"siteId": "alpha", "path": "install.md", "content": content}
+    assistant.model.title = Script([title])
+    assistant.model.script(
+        Script(["I will prepare that edit."], calls=[Call("propose_write_page", edit)]),
+        Script(["The edit is ready: press Apply to save it, or Discard."]),
+    )
+    page.fill("#composer-input", "Switch the install page of Alpha to pipx.")
+    page.keyboard.press("Enter")
+    expect(page.locator(".proposal")).to_have_count(1)
+    expect(page.locator(".turn-answer").last).to_have_attribute("aria-busy", "false")
+
+
+def apply_requests(page: Page) -> list[Request]:
+    seen: list[Request] = []
+    page.on("request", lambda r: seen.append(r) if APPLY_PATH in r.url else None)
+    return seen
+
+
+def click_again(page: Page, selector: str) -> None:
+    """Re-enable the button the way a stubborn user or a script could, then click it."""
+    page.eval_on_selector(selector, "button => { button.disabled = false; button.click(); }")
+
+
+def test_apply_writes_the_page_once(page: Page, assistant: Assistant, artifacts: Path) -> None:
+    sent = apply_requests(page)
+    sign_in(page, assistant, artifacts)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    new = f"# Install\n\nRun `pipx install alpha` ({where}).\n\nThen start the server.\n"
+    before = assistant.page_file.read_text(encoding="utf-8")
+    propose_edit(page, assistant, new, "Install page with pipx")
+    card = page.locator(".proposal")
+    expect(card.locator(".proposal-title")).to_have_text("Write a page")
+    expect(card.locator(".proposal-summary")).to_contain_text(
+        "Replace the page install.md of the site “Alpha”"
+    )
+    expect(card.locator(".diff-add")).to_contain_text(["pipx install alpha"])
+    expect(card.locator(".diff-del")).to_contain_text([before.splitlines()[2]])
+    expect(page.locator(".answer-text").last).to_contain_text("press Apply")
+    expect(page.locator("#conversation-title")).to_have_text("Install page with pipx")
+    expect(page.locator(".thread-link[aria-current=true]")).to_have_count(1)
+    assert assistant.page_file.read_text(encoding="utf-8") == before  # proposing wrote nothing
+    card.scroll_into_view_if_needed()
+    shot(page, artifacts, "assistant-proposal")
+    apply_button = card.locator(".proposal-apply")
+    apply_button.focus()
+    page.keyboard.press("Enter")  # keyboard only
+    expect(card).to_have_attribute("data-state", "applied")
+    expect(card.locator(".proposal-status")).to_have_text("Applied. The change is saved.")
+    assert assistant.page_file.read_text(encoding="utf-8") == new
+    expect(apply_button).to_be_disabled()
+    expect(card.locator(".proposal-discard")).to_be_disabled()
+    click_again(page, ".proposal-apply")
+    click_again(page, ".proposal-discard")
+    expect(card).to_have_attribute("data-state", "applied")
+    expect(apply_button).to_be_disabled()  # a spent card disables itself again
+    assert len(sent) == 1
+    assert sent[0].method == "POST"
+    assert sent[0].url.endswith("/api/v1/admin/apply/write-page")
+    body = sent[0].post_data_json
+    assert body is not None
+    assert body["content"] == new
+    assert len(body["confirmationToken"]) == 64
+    assert assistant.token not in (sent[0].url + page.url)
+    shot(page, artifacts, "assistant-applied")
+
+
+def test_discard_writes_nothing(page: Page, assistant: Assistant, artifacts: Path) -> None:
+    sent = apply_requests(page)
+    sign_in(page, assistant)
+    before = assistant.page_hash()
+    propose_edit(page, assistant, "# Install\n\nThis edit is thrown away.\n", "A rejected edit")
+    card = page.locator(".proposal")
+    discard = card.locator(".proposal-discard")
+    discard.focus()
+    page.keyboard.press("Space")
+    expect(card).to_have_attribute("data-state", "discarded")
+    expect(card.locator(".proposal-status")).to_have_text("Discarded. Nothing was changed.")
+    click_again(page, ".proposal-apply")
+    expect(card).to_have_attribute("data-state", "discarded")
+    expect(card.locator(".proposal-apply")).to_be_disabled()
+    assert sent == []
+    assert assistant.page_hash() == before
+    shot(page, artifacts, "assistant-discarded")
+
+
+def test_conversations_reopen_from_the_list(
+    page: Page, assistant: Assistant, artifacts: Path
+) -> None:
+    sign_in(page, assistant)
+    assistant.model.title = Script(["What Alpha is"])
+    assistant.model.script(Script(["Alpha is the organisation's handbook."]))
+    page.fill("#composer-input", "What is Alpha?")
+    page.keyboard.press("Enter")
+    expect(page.locator(".answer-text").last).to_have_text("Alpha is the organisation's handbook.")
+    phone = page.viewport_name == "phone"  # type: ignore[attr-defined]
+    if phone:  # the conversations are a drawer: open it, then start a new one by keyboard
+        page.click("#threads-toggle")
+        expect(page.locator("#new-thread")).to_be_focused()
+        page.keyboard.press("Enter")
+    else:
+        page.click("#new-thread")
+    expect(page.locator(".chat-intro")).to_be_visible()
+    if phone:
+        page.click("#threads-toggle")
+        expect(page.locator("#threads")).to_be_in_viewport()
+        shot(page, artifacts, "assistant-threads")
+    page.locator(".thread-link", has_text="What Alpha is").first.click()
+    expect(page.locator(".turn-user .turn-text").last).to_have_text("What is Alpha?")
+    expect(page.locator(".answer-text").last).to_have_text("Alpha is the organisation's handbook.")
+    page.click("#sign-out")
+    expect(page.locator("#signin-token")).to_be_visible()
+    assert page.evaluate("window.sessionStorage.length") == 0
