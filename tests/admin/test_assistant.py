@@ -167,6 +167,12 @@ async def test_done_when_an_admin_proposes_and_applies_a_member_is_refused(setup
     assert "confirmationToken" not in model.seen_text()
     assert "propose_write_page" in offered_names(model)
     assert not [name for name in offered_names(model) if "apply" in name]
+    # the thread keeps an outline of each proposal, never its token or arguments
+    stored = _stored_messages(harness)
+    outlines = [p for m in stored for p in (m.get("metadata") or {}).get("proposals", [])]
+    assert outlines == [{k: p[k] for k in ("id", "operation", "summary")} for p in proposed]
+    for proposal in proposed:
+        assert proposal["token"] not in json.dumps(stored)
     # the person applies both, as the panel's Apply buttons do
     applied = [await apply_proposal(harness, owner_headers, p) for p in proposed]
     assert [r["applied"] for r in applied] == ["WritePage", "CreateSite"]
@@ -305,6 +311,14 @@ async def test_a_compromised_model_changes_nothing_and_never_sees_a_key(setup: A
     secrets.append(key_file_of(harness.settings).read_text().strip())
     for secret in secrets:
         assert secret not in seen
+
+
+def _stored_messages(harness: Harness) -> list[dict[str, Any]]:
+    from askdocs.db.models import MessageRow
+
+    with harness.runtime.db.session() as session:
+        rows = session.query(MessageRow).order_by(MessageRow.sequence)
+        return [{"content": r.content, "metadata": r.metadata_json} for r in rows]
 
 
 def _orgs(harness: Harness) -> list[str]:

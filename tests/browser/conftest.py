@@ -67,7 +67,9 @@ idle_timeout_seconds = 20
 """
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while sync Playwright runs, its event loop counts as running in
+# this thread, so async tests of later modules (anyio's runner) would refuse to start.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     if not CHROMIUM.exists():
         pytest.fail("Chromium is not installed: run scripts/install-test-deps")
@@ -75,7 +77,7 @@ def playwright() -> Iterator[Playwright]:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     yield chromium

@@ -208,6 +208,17 @@ def test_apply_writes_the_page_once(page: Page, assistant: Assistant, artifacts:
     assert len(body["confirmationToken"]) == 64
     assert assistant.token not in (sent[0].url + page.url)
     shot(page, artifacts, "assistant-applied")
+    # reloaded, the tab is still signed in; the thread shows what was proposed, without
+    # anything left to apply
+    page.reload()
+    expect(page.locator("#composer-input")).to_be_focused()
+    if where == "phone":
+        page.click("#threads-toggle")
+    page.locator(".thread-link", has_text="Install page with pipx").first.click()
+    expect(page.locator(".proposal-past")).to_contain_text("Replace the page install.md")
+    expect(page.locator(".proposal")).to_have_count(0)
+    assert len(sent) == 1
+    shot(page, artifacts, "assistant-reopened")
 
 
 def test_discard_writes_nothing(page: Page, assistant: Assistant, artifacts: Path) -> None:

@@ -72,6 +72,7 @@ class Turn:
         self.persisted: MessageRecord | None = None
         self._text_ended = False
         self._done = False
+        self._proposals: list[dict[str, Any]] = []  # what was proposed, without tokens
         self.finished = asyncio.Event()
 
     # -- the reading side ---------------------------------------------------------------
@@ -191,6 +192,8 @@ class Turn:
         self.emit(stream.tool_status(caption))
 
     def _proposal(self, data: dict[str, Any]) -> None:
+        """Send a proposal to the client; the reply's metadata keeps only its outline."""
+        self._proposals.append({k: data[k] for k in ("id", "operation", "summary")})
         self.emit(stream.proposal(data))
 
     async def _complete(
@@ -226,6 +229,7 @@ class Turn:
             "truncated": reply.cut or result.reason == "length",
             "docsInjected": len(docs.hits),
             "timings": timings.as_metadata(),
+            "proposals": self._proposals,
         }
 
     async def _retitle(self, reply_text: str) -> None:

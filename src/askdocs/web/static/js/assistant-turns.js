@@ -10,7 +10,7 @@ function el(tag, className, text) {
   return node;
 }
 
-function bubble(role, text) {
+function bubble(role, text, proposals = []) {
   const turn = el("article", `turn turn-${role === "user" ? "user" : "answer"}`);
   turn.append(el("p", "turn-label", role === "user" ? "You" : "Assistant"));
   if (role === "user") {
@@ -20,7 +20,16 @@ function bubble(role, text) {
     renderMarkdown(body, text);
     turn.append(body);
   }
+  for (const proposal of proposals) turn.append(pastProposal(proposal));
   return turn;
+}
+
+// A proposal from an earlier visit: its token is gone, so it can only be described.
+function pastProposal(proposal) {
+  const note = el("p", "proposal-past");
+  note.append(el("strong", "", "Proposed: "), String(proposal?.summary ?? ""));
+  note.append(el("span", "muted", " No longer open here: if you did not apply it then, ask again."));
+  return note;
 }
 
 export function createLog(log, { apply, onTitle }) {
@@ -38,7 +47,8 @@ export function createLog(log, { apply, onTitle }) {
   function showMessages(messages) {
     for (const message of messages) {
       if (message.role === "user" || message.role === "assistant") {
-        log.append(bubble(message.role, message.content));
+        const proposals = message.metadata?.proposals;
+        log.append(bubble(message.role, message.content, Array.isArray(proposals) ? proposals : []));
       }
     }
     if (log.lastElementChild) scroll(log.lastElementChild);
