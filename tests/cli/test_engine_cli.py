@@ -174,3 +174,19 @@ def test_search_before_indexing_reports_index_building(tmp_path: Path) -> None:
     register_site(data, folder_site(docs, "docs"))
     result = CliRunner().invoke(cli, ["--data-dir", str(data), "search", "docker"])
     assert isinstance(result.exception, IndexBuilding)
+
+
+def test_index_without_path_indexes_the_configured_sites(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    config = tmp_path / "askdocs.toml"
+    config.write_text(f'[[sites]]\nid = "fixture"\n[[sites.roots]]\npath = "{docs}"\n')
+    data = tmp_path / "data"
+    result = run("--data-dir", str(data), "--config", str(config), "index", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["site"] == "fixture"
+    assert report["chunks"] > 0
+    assert report["embedded"] == report["chunks"]
+    found = run("--data-dir", str(data), "--config", str(config), "search", "shm-size", "--json")
+    assert found.exit_code == 0, found.output
+    assert "deployment/docker.md" in found.stdout

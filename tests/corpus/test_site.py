@@ -173,5 +173,6 @@ def test_revision_is_deterministic_and_covers_settings(docs: Path) -> None:
     first, again = read(docs), read(docs)
     assert first.revision == again.revision
     assert len(first.revision) == 64
+    merged = read(docs, settings=CorpusSettings(min_chars=500))
     unmerged = read(docs, settings=CorpusSettings(min_chars=0))
-    assert unmerged.revision != first.revision
+    assert merged.revision != unmerged.revision

@@ -132,16 +132,25 @@ def _report_json(report_: IndexReport, path: Path) -> dict[str, object]:
 
 
 @click.command("index")
-@click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("path", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--site", "site_name", help="Site id to index PATH as (default: folder name).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per site.")
 @click.pass_obj
-def index(obj: CliContext | None, path: Path, site_name: str | None, as_json: bool) -> None:
-    """Index the docs folder PATH incrementally: only changed sections are embedded."""
+def index(obj: CliContext | None, path: Path | None, site_name: str | None, as_json: bool) -> None:
+    """Index the docs folder PATH incrementally: only changed sections are embedded.
+
+    Without PATH, index every configured site (askdocs's own docs by default).
+    """
     settings = _settings(obj)
-    site = _index_folder(settings, path, site_name)
+    site = _index_folder(settings, path, site_name) if path is not None else None
     with _service(settings, site) as service, _progress(True) as progress:
-        result = service.index(site.id, progress)
+        targets = [site] if site is not None else service.sites
+        for target in targets:
+            result = service.index(target.id, progress)
+            _echo_report(result, path or target.roots[0].path, as_json)
+
+
+def _echo_report(result: IndexReport, path: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(_report_json(result, path)))
         return
