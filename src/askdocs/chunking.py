@@ -10,7 +10,11 @@ chunks:
 * a piece shorter than ``min_chars`` absorbs the next piece while the sum stays within
   ``max_chars`` (an absorbed section keeps its heading as a Markdown line in the text);
   ``min_chars=0`` turns merging off;
-* blank pieces (a heading directly followed by another) produce no chunk.
+* blank pieces (a heading directly followed by another) produce no chunk;
+* with merging off, the first direct sub-section of a short introducing section (at most
+  ``INTRO_MAX_CHARS``) carries that introduction as ``Chunk.context`` (``with_intros``):
+  it is embedded and searched with the sub-section, while ``Chunk.text`` stays exactly the
+  sub-section's own text.
 
 ``Chunk.text`` is the section's Markdown without its own heading line: the heading travels
 in ``Chunk.heading`` and is part of the embedded text ``"{title} — {heading}\\n\\n{text}"``.
@@ -26,7 +30,10 @@ from askdocs.corpus.markdown import block_tokens
 from askdocs.types import Chunk, Page, Section
 
 # Bump whenever the chunk text, ids or URLs a given input produces could change.
-CHUNKER_VERSION = "askdocs-chunker-1"
+CHUNKER_VERSION = "askdocs-chunker-3"
+# A section whose own text is at most this long and that is directly followed by its first
+# sub-section only introduces it: that sub-section carries the introduction as context.
+INTRO_MAX_CHARS = 400
 URL_FIELDS = frozenset({"slug", "path", "anchor", "locale"})
 
 
@@ -35,20 +42,47 @@ class _Piece:
     section: Section
     part: int
     text: str
+    context: str = ""
 
 
 def chunk_page(
     page: Page, *, url_template: str, max_chars: int, min_chars: int
 ) -> tuple[Chunk, ...]:
     """Every chunk of one page variant, in document order."""
+    contexts = with_intros(page.sections) if min_chars == 0 else [""] * len(page.sections)
     pieces = [
-        _Piece(section, part, text)
-        for section in page.sections
+        _Piece(section, part, text, context if part == 0 else "")
+        for section, context in zip(page.sections, contexts, strict=True)
         for part, text in enumerate(split_section_text(section.text, max_chars))
         if text.strip()
     ]
     groups = merge_pieces(pieces, max_chars=max_chars, min_chars=min_chars)
     return tuple(_chunk(page, piece, text, url_template) for piece, text in groups)
+
+
+def with_intros(sections: Sequence[Section]) -> list[str]:
+    """Each section's lent context: the first sub-section of a short introducing section
+    (at most ``INTRO_MAX_CHARS``, e.g. "## Override the default handlers" with one sentence
+    before its first "###") gets that introduction, so the sub-section is found by the words
+    of the introduction too; every other section gets "". The introducing section keeps its
+    own chunk. Only used when merging is off (``min_chars=0``): merging already joins a
+    short section with the next one."""
+    contexts = [""] * len(sections)
+    for i in range(1, len(sections)):
+        parent, child = sections[i - 1], sections[i]
+        intro = parent.text.strip()
+        if (
+            intro
+            and len(intro) <= INTRO_MAX_CHARS
+            and child.text.strip()
+            and _is_child(parent, child)
+        ):
+            contexts[i] = intro
+    return contexts
+
+
+def _is_child(parent: Section, child: Section) -> bool:
+    return len(child.trail) == len(parent.trail) + 1 and child.trail[:-1] == parent.trail
 
 
 def split_section_text(text: str, max_chars: int) -> list[str]:
@@ -142,6 +176,7 @@ def _chunk(page: Page, piece: _Piece, text: str, url_template: str) -> Chunk:
         locale=page.locale,
         part=piece.part,
         text=text,
+        context=piece.context,
     )
 
 

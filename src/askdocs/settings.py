@@ -102,6 +102,7 @@ class SearchSettings(BaseModel):
     unknown_name_check: bool = True  # unknown names / mostly unknown words: no match
     unknown_terms_ratio: float = Field(default=0.34, gt=0, le=1)
     followup_min_words: int = 5
+    intro_top: int = Field(default=3, ge=0, le=100)  # intro sections that pull up a sub-section
 
 
 class IndexSettings(BaseModel):

@@ -75,6 +75,9 @@ class Chunk:
     locale: str
     part: int
     text: str
+    # Text lent by a short introducing parent section (see chunking.with_intros). It is
+    # searched and embedded with the chunk but is not part of the chunk's own text.
+    context: str = ""
 
     @property
     def id(self) -> str:
@@ -82,7 +85,8 @@ class Chunk:
 
     @property
     def embed_text(self) -> str:
-        return embed_text(self.title, self.heading, self.text)
+        body = f"{self.context}\n\n{self.text}" if self.context else self.text
+        return embed_text(self.title, self.heading, body)
 
     @property
     def embed_hash(self) -> str:

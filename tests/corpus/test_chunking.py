@@ -7,7 +7,13 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from askdocs.chunking import chunk_page, format_url, merge_pieces, split_blocks
+from askdocs.chunking import (
+    INTRO_MAX_CHARS,
+    chunk_page,
+    format_url,
+    merge_pieces,
+    split_blocks,
+)
 from askdocs.corpus.documents import ParseOptions, parse_document
 from askdocs.corpus.markdown import parse_markdown
 from askdocs.types import Chunk, Page
@@ -175,12 +181,37 @@ def test_short_section_absorbs_the_next_with_its_heading_line() -> None:
 
 
 def test_min_chars_zero_keeps_every_section_apart() -> None:
-    text = "# Title\n\nShort lead.\n\n## Next\n\nAlso short.\n"
+    text = "# Title\n\nShort lead.\n\n## Next\n\nAlso short.\n\n## Last\n\nEnd.\n"
     chunks = chunks_of(make_page(text), min_chars=0)
-    assert [(c.heading, c.text) for c in chunks] == [
-        ("Title", "Short lead."),
-        ("Next", "Also short."),
+    assert [(c.heading, c.text, c.context) for c in chunks] == [
+        ("Title", "Short lead.", ""),
+        ("Next", "Also short.", "Short lead."),  # the first sub-section carries the intro
+        ("Last", "End.", ""),
     ]
+    assert chunks[1].embed_text == "Title — Next\n\nShort lead.\n\nAlso short."
+
+
+def test_only_a_short_intro_opens_its_first_direct_sub_section() -> None:
+    long_intro = "word " * (INTRO_MAX_CHARS // 4)
+    text = (
+        "# T\n\nIntro.\n\n## A\n\nA text.\n\n### A1\n\nA1 text.\n\n### A2\n\nA2.\n\n"
+        f"## B\n\n{long_intro}\n\n### B1\n\nB1 text.\n\n## C\n\nC text.\n\n"
+        "## D\n\nD intro.\n\n### D1\n### D2\n\nD2 text.\n"
+    )
+    chunks = chunks_of(make_page(text), min_chars=0)
+    assert {c.heading: c.context for c in chunks} == {
+        "T": "",
+        "A": "Intro.",
+        "A1": "A text.",
+        "A2": "",  # not the first sub-section
+        "B": "",
+        "B1": "",  # B's text is too long to be an introduction
+        "C": "",  # a sibling, not a sub-section
+        "D": "",  # its first sub-section D1 is blank: no chunk, no intro
+        "D2": "",
+    }
+    # A chunk's own text is always exactly its section's text.
+    assert {c.heading: c.text for c in chunks}["A1"] == "A1 text."
 
 
 def test_blank_sections_make_no_chunk_and_level_four_stays_inside() -> None:

@@ -27,6 +27,7 @@ class Doc:
     heading: str = "Section"
     heading_trail: tuple[str, ...] = ()
     text: str = ""
+    context: str = ""
     locale: str = "en"
 
 

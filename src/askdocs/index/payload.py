@@ -25,6 +25,7 @@ _STR_FIELDS = (
     "url",
     "locale",
     "text",
+    "context",
 )
 INDEXED_FIELDS: tuple[str, ...] = ("site", "locale", "audience")
 
@@ -52,7 +53,8 @@ def chunk_from_payload(payload: Mapping[str, Any]) -> Chunk:
         audience = payload["audience"]
         if audience not in AUDIENCES:
             raise ValueError(f"unknown audience {audience!r}")
-        strings = {name: str(payload[name]) for name in _STR_FIELDS}
+        strings = {name: str(payload.get(name, "")) for name in _STR_FIELDS if name != "context"}
+        strings["context"] = str(payload.get("context", ""))
         trail = tuple(str(item) for item in payload["heading_trail"])
         return Chunk(**strings, heading_trail=trail, audience=audience, part=int(payload["part"]))
     except (KeyError, TypeError, ValueError) as exc:

@@ -72,6 +72,8 @@ class _HasFields(Protocol):
     @property
     def text(self) -> str: ...
     @property
+    def context(self) -> str: ...
+    @property
     def locale(self) -> str: ...
 
 
@@ -198,7 +200,8 @@ def document_terms(chunk: _HasFields, weights: FieldWeights | None = None) -> Co
     counts: Counter[str] = Counter()
     trail = chunk.heading_trail[:-1] if chunk.heading_trail else ()
     fields = ((chunk.heading, w.heading), (" ".join(trail), w.trail), (chunk.title, w.title))
-    for text, weight in (*fields, (chunk.text, w.text)):
+    body = f"{chunk.context}\n\n{chunk.text}" if chunk.context else chunk.text
+    for text, weight in (*fields, (body, w.text)):
         if weight and text:
             for term in analyze(text, locale):
                 counts[term] += weight

@@ -8,8 +8,9 @@
    keyword-only and says why (``reason``) and how many chunks have vectors (``coverage``).
 4. The store fuses the dense and BM25 rankings (weighted RRF) under the site / locale /
    audience filter; a store failure raises ``VectorStoreError``.
-5. Parts and locale variants of one section collapse (``search.hits``) and the match
-   decision is taken (``search.threshold``).
+5. Parts and locale variants of one section collapse (``search.hits``), an introducing
+   section among the first hits pulls up its first sub-section (``search.intros``) and the
+   match decision is taken (``search.threshold``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from askdocs.index import (
 )
 from askdocs.search import lexical
 from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
+from askdocs.search.intros import follow_intros
 from askdocs.search.query import SearchQuery, search_text
 from askdocs.search.threshold import (
     KEYWORD_MATCH_RATIO,
@@ -232,7 +234,8 @@ class Retriever:
         hybrid: bool,
     ) -> SearchResult:
         candidates = [Candidate(h.chunk, h.score, h.dense_score) for h in result.hits]
-        shown = collapse(candidates, request.locale, request.limit)
+        ranked = collapse(candidates, request.locale, len(candidates))
+        shown = follow_intros(ranked, self.settings.intro_top)[: request.limit]
         hits = tuple(to_hit(candidate, request.locale) for candidate, _ in shown)
         coverage = plan.collection.coverage if plan.collection.dimension else 0.0
         if hybrid:
