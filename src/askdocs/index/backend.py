@@ -49,6 +49,22 @@ class StoredPoint:
     dense: FloatArray | None
 
 
+def stored_point(
+    point_id: object,
+    payload: Mapping[str, Any] | None,
+    dense: Any,
+    sparse: tuple[Sequence[int], Sequence[float]] | None,
+) -> StoredPoint:
+    """A ``StoredPoint`` from the parts either backend's record type holds (``dense``: the
+    stored dense vector as a list of floats, or None)."""
+    return StoredPoint(
+        id=str(point_id),
+        payload=payload or {},
+        sparse=SparseVector(tuple(sparse[0]), tuple(sparse[1])) if sparse is not None else None,
+        dense=np.asarray(dense, dtype=np.float32) if dense is not None else None,
+    )
+
+
 @dataclass(frozen=True)
 class QuerySpec:
     dense: FloatArray | None  # L2-normalised query vector

@@ -17,6 +17,7 @@ from askdocs.index.backend import (
     RawHit,
     RawResult,
     StoredPoint,
+    stored_point,
 )
 from askdocs.index.payload import INDEXED_FIELDS
 from askdocs.index.types import QueryFilter, SparseVector
@@ -55,18 +56,9 @@ def points(records: Sequence[PointRecord]) -> list[qe.Point]:
 
 def stored(record: qe.Record) -> StoredPoint:
     vectors = record.vector if isinstance(record.vector, dict) else {}
-    dense = vectors.get(DENSE)
     bm25 = vectors.get(SPARSE)
-    return StoredPoint(
-        id=str(record.id),
-        payload=record.payload or {},
-        sparse=(
-            SparseVector(tuple(bm25.indices), tuple(bm25.values))
-            if isinstance(bm25, qe.SparseVector)
-            else None
-        ),
-        dense=np.asarray(dense, dtype=np.float32) if dense is not None else None,
-    )
+    sparse = (bm25.indices, bm25.values) if isinstance(bm25, qe.SparseVector) else None
+    return stored_point(record.id, record.payload, vectors.get(DENSE), sparse)
 
 
 def has_dense() -> qe.Filter:

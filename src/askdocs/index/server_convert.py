@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 from qdrant_client import models
 
-from askdocs.index.backend import DENSE, SPARSE, PointRecord, RawHit, StoredPoint
-from askdocs.index.types import QueryFilter, SparseVector
+from askdocs.index.backend import DENSE, SPARSE, PointRecord, RawHit, StoredPoint, stored_point
+from askdocs.index.types import QueryFilter
 
 
 def point_of(record: PointRecord) -> models.PointStruct:
@@ -26,15 +26,9 @@ def stored_of(record: models.Record) -> StoredPoint:
     vectors = record.vector if isinstance(record.vector, dict) else {}
     dense = vectors.get(DENSE)
     bm25 = vectors.get(SPARSE)
-    return StoredPoint(
-        id=str(record.id),
-        payload=record.payload or {},
-        sparse=(
-            SparseVector(tuple(bm25.indices), tuple(bm25.values))
-            if isinstance(bm25, models.SparseVector)
-            else None
-        ),
-        dense=np.asarray(dense, dtype=np.float32) if isinstance(dense, list) else None,
+    sparse = (bm25.indices, bm25.values) if isinstance(bm25, models.SparseVector) else None
+    return stored_point(
+        record.id, record.payload, dense if isinstance(dense, list) else None, sparse
     )
 
 
