@@ -16,6 +16,7 @@ from typing import Any
 
 from tests.assistant import scripted
 from tests.assistant.scripted import Call, ModelServer, Script
+from tests.support.http_server import serving
 
 Reaction = Callable[[dict[str, Any]], Script]
 DATA_LINE = re.compile(r"\n(\{.*\})\s*$", re.S)
@@ -47,7 +48,7 @@ class ReactiveModel(ModelServer):
 @contextmanager
 def reactive_model() -> Iterator[ReactiveModel]:
     state = ReactiveModel()
-    with scripted._serving(scripted._model_handler(state)) as server:
+    with serving(scripted._model_handler(state)) as server:
         state.port = server.server_address[1]
         yield state
 

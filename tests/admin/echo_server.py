@@ -4,11 +4,12 @@ whose error text quotes the presented API key back (as some vendors do)."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.support.http_server import serving
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -37,13 +38,5 @@ class _Handler(BaseHTTPRequestHandler):
 def echo_server() -> Iterator[tuple[str, list[str]]]:
     seen: list[str] = []
     handler = type("Handler", (_Handler,), {"seen": seen})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with serving(handler) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)

@@ -15,10 +15,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import numpy as np
+
+from tests.support.http_server import serving
 
 HANG_LIMIT_SECONDS = 30.0
 
@@ -291,30 +293,10 @@ def _embedding_handler(state: EmbeddingServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        return
-
-
-@contextmanager
-def _serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[_Server]:
-    server = _Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-
-
 @contextmanager
 def model_server() -> Iterator[ModelServer]:
     state = ModelServer()
-    with _serving(_model_handler(state)) as server:
+    with serving(_model_handler(state)) as server:
         state.port = server.server_address[1]
         yield state
 
@@ -322,7 +304,7 @@ def model_server() -> Iterator[ModelServer]:
 @contextmanager
 def embedding_server() -> Iterator[EmbeddingServer]:
     state = EmbeddingServer()
-    with _serving(_embedding_handler(state)) as server:
+    with serving(_embedding_handler(state)) as server:
         state.port = server.server_address[1]
         try:
             yield state

@@ -4,11 +4,10 @@ asks /api/ask and shows sources, then the streamed answer."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import VIEWPORTS, Site
 from tests.llm.scripted import Reply, openai_text
+from tests.support.http_server import serving
 
 pytestmark = pytest.mark.browser
 LAUNCHER = "Ask the docs"
@@ -63,13 +63,8 @@ def serving_host_page(askdocs: str) -> Iterator[HostPage]:
         def log_message(self, format: str, *args: Any) -> None:
             return
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield HostPage(f"http://127.0.0.1:{server.server_address[1]}/")
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with serving(Handler) as server:
+        yield HostPage(f"http://127.0.0.1:{server.server_address[1]}/")
 
 
 @pytest.fixture(params=sorted(VIEWPORTS))

@@ -13,8 +13,10 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.support.http_server import serving
 
 HANG_LIMIT_SECONDS = 30.0
 
@@ -102,27 +104,15 @@ def _handler(state: ScriptedServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        return
-
-
 @contextmanager
 def scripted_server() -> Iterator[ScriptedServer]:
     state = ScriptedServer()
-    server = _Server(("127.0.0.1", 0), _handler(state))
-    state.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield state
-    finally:
-        state.release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serving(_handler(state)) as server:
+        state.port = server.server_address[1]
+        try:
+            yield state
+        finally:
+            state.release.set()
 
 
 def sse(data: Any, event: str | None = None) -> bytes:
