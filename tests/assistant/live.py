@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
+from tests.support.process import free_port, running
 
 REPO = Path(__file__).resolve().parents[2]
 NODE_DIR = REPO / "tests" / "node"
 ASKDOCS = [sys.executable, "-m", "askdocs"]
 START_SECONDS = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def toml_value(value: Any) -> str:
@@ -95,34 +87,9 @@ def live_server(data_dir: Path, config: Path, database_url: str | None = None) -
         "--log-level",
         "warning",
     ]
-    log = (data_dir.parent / "server.log").open("w")
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_ready(process, url)
+    with running(command, env, port, data_dir.parent / "server.log", START_SECONDS):
         yield Live(url, env, data_dir)
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-        log.close()
-
-
-def _wait_ready(process: subprocess.Popen[bytes], url: str) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)  # polling a process that gives no readiness signal
-    raise RuntimeError("the server did not become ready")
 
 
 def node_parse(sdk: str, url: str, token: str, thread: str, message: str) -> dict[str, Any]:

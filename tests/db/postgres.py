@@ -11,7 +11,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -24,17 +23,12 @@ import sqlalchemy
 from sqlalchemy.pool import NullPool
 
 from askdocs.db.migrate import migrate
+from tests.support.process import free_port
 
 
 def postgres_bin() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _as_postgres(args: list[str]) -> list[str]:
@@ -100,7 +94,7 @@ def start_postgres() -> Iterator[PostgresServer]:
     if os.geteuid() == 0:
         pw = pwd.getpwnam("postgres")
         os.chown(base, pw.pw_uid, pw.pw_gid)
-    server = PostgresServer(bindir, datadir, _free_port())
+    server = PostgresServer(bindir, datadir, free_port())
     initdb = [str(bindir / "initdb"), "-D", str(datadir), "-A", "trust", "-U", "postgres"]
     subprocess.run(
         [*_as_postgres(initdb), "-E", "UTF8", "--no-sync"], check=True, capture_output=True

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +12,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from mcp import Client
 from tests.mcp.conftest import BAD_TOKENS, FIXTURE_DOCS, Tokens, askdocs_command, process_env
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.support.process import free_port
 
 
 def stdio(args: list[str], env: dict[str, str]) -> Client:
@@ -51,7 +45,7 @@ def test_server_mode_refuses_a_bad_token_with_exit_1(
     tmp_path: Path, tokens: Tokens, kind: str
 ) -> None:
     extra = {"ASKDOCS_MCP_TOKEN": tokens.bad(kind)} if kind != "missing" else {}
-    env = process_env(tmp_path, ASKDOCS_API_URL=f"http://127.0.0.1:{_free_port()}", **extra)
+    env = process_env(tmp_path, ASKDOCS_API_URL=f"http://127.0.0.1:{free_port()}", **extra)
     done = subprocess.run(
         askdocs_command(),
         env=env,
@@ -71,7 +65,7 @@ def test_server_mode_with_a_valid_token_serves_and_reports_the_api_down(
 ) -> None:
     env = process_env(
         tmp_path,
-        ASKDOCS_API_URL=f"http://127.0.0.1:{_free_port()}",
+        ASKDOCS_API_URL=f"http://127.0.0.1:{free_port()}",
         ASKDOCS_MCP_TOKEN=tokens.legacy_admin(),
     )
 

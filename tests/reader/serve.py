@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
+from tests.support.process import clean_env, free_port, running
 
 START_TIMEOUT = 90.0
 
@@ -26,13 +24,6 @@ class Served:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def toml_config(base: Path, *, extra: str = "", index: bool = False, site_extra: str = "") -> Path:
@@ -80,35 +71,8 @@ def serving(data_dir: Path, config: Path, env: Mapping[str, str] | None = None) 
         "--port",
         str(port),
     ]
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("ASKDOCS_")}
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            command, env={**clean, **(env or {})}, stdout=sink, stderr=subprocess.STDOUT
-        )
-        try:
-            _wait_for_health(process, port, log)
-            yield Served(process, port, log)
-        finally:
-            process.terminate()
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
-
-
-def _wait_for_health(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    """Poll /healthz until the socket answers (uvicorn has no readiness signal to await)."""
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"askdocs serve exited: {log.read_text(errors='replace')}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise RuntimeError("askdocs serve did not start in time")
+    with running(command, clean_env(env), port, log, START_TIMEOUT) as process:
+        yield Served(process, port, log)
 
 
 def raw_get(port: int, target: bytes) -> tuple[int, bytes]:
