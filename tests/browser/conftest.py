@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
 from tests.llm.scripted import ScriptedServer, scripted_server
 from tests.reader.fixtures import build_tree
@@ -99,3 +100,29 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@contextmanager
+def watched_page(browser: Browser, viewport: str, init_script: str | None = None) -> Iterator[Page]:
+    """A page in a fresh context; any console error or warning, or page error, fails the test."""
+    context = browser.new_context(viewport=VIEWPORTS[viewport])  # type: ignore[arg-type]
+    page = context.new_page()
+    if init_script:
+        page.add_init_script(init_script)
+    problems: list[str] = []
+    page.on("console", lambda message: _console(message, problems))
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.viewport_name = viewport  # type: ignore[attr-defined]
+    yield page
+    context.close()
+    assert problems == []
+
+
+def _console(message: ConsoleMessage, problems: list[str]) -> None:
+    if message.type in ("error", "warning"):
+        problems.append(f"{message.type}: {message.text}")
+
+
+def shot(page: Page, artifacts: Path, name: str) -> None:
+    path = artifacts / f"{page.viewport_name}-{name}.png"  # type: ignore[attr-defined]
+    page.screenshot(path=str(path), animations="disabled")

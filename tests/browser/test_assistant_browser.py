@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from askdocs.admin.grants import ensure_first_admin_grant
 from askdocs.db import Database
@@ -24,7 +24,7 @@ from askdocs.db.admin_models import SiteRow
 from askdocs.settings import load_settings
 from askdocs.users.service import UserService
 from tests.assistant.scripted import Call, ModelServer, Script, model_server
-from tests.browser.conftest import VIEWPORTS
+from tests.browser.conftest import VIEWPORTS, shot, watched_page
 from tests.reader.fixtures import build_tree
 from tests.reader.serve import Served, serving, toml_config
 
@@ -105,25 +105,8 @@ provider = "none"
 
 @pytest.fixture(params=sorted(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda message: _console(message, problems))
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.viewport_name = request.param  # type: ignore[attr-defined]
-    yield page
-    context.close()
-    assert problems == []
-
-
-def _console(message: ConsoleMessage, problems: list[str]) -> None:
-    if message.type in ("error", "warning"):
-        problems.append(f"{message.type}: {message.text}")
-
-
-def shot(page: Page, artifacts: Path, name: str) -> None:
-    path = artifacts / f"{page.viewport_name}-{name}.png"  # type: ignore[attr-defined]
-    page.screenshot(path=str(path), animations="disabled")
+    with watched_page(browser, request.param) as page:
+        yield page
 
 
 def sign_in(page: Page, assistant: Assistant, artifacts: Path | None = None) -> None:

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import VIEWPORTS, Site
+from tests.browser.conftest import VIEWPORTS, Site, shot, watched_page
 from tests.llm.scripted import Reply, openai_text
 
 pytestmark = pytest.mark.browser
@@ -30,26 +30,8 @@ new MutationObserver(() => {
 
 @pytest.fixture(params=sorted(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    page = context.new_page()
-    page.add_init_script(ORDER_PROBE)
-    problems: list[str] = []
-    page.on("console", lambda message: _console(message, problems))
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.viewport_name = request.param  # type: ignore[attr-defined]
-    yield page
-    context.close()
-    assert problems == []
-
-
-def _console(message: ConsoleMessage, problems: list[str]) -> None:
-    if message.type in ("error", "warning"):
-        problems.append(f"{message.type}: {message.text}")
-
-
-def shot(page: Page, artifacts: Path, name: str) -> None:
-    path = artifacts / f"{page.viewport_name}-{name}.png"  # type: ignore[attr-defined]
-    page.screenshot(path=str(path), animations="disabled")
+    with watched_page(browser, request.param, ORDER_PROBE) as page:
+        yield page
 
 
 def open_reader(page: Page, url: str) -> None:
@@ -61,6 +43,7 @@ def test_reader_shows_catalog_and_article(page: Page, site: Site, artifacts: Pat
     open_reader(page, site.url + "/")
     expect(page.locator("h1.article-title")).to_have_text("Welcome to Fixture")
     expect(page.locator(".doc-body img[alt='The Fixture logo']")).to_have_count(1)
+    page.wait_for_function('document.querySelector(".doc-body img").complete')  # decoded
     assert page.evaluate('document.querySelector(".doc-body img").naturalWidth') == 2
     if page.viewport_name == "phone":  # type: ignore[attr-defined]
         expect(page.locator("#sidebar")).not_to_be_in_viewport()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import VIEWPORTS, Site
+from tests.browser.conftest import VIEWPORTS, Site, watched_page
 from tests.llm.scripted import Reply, openai_text
 from tests.support.http_server import serving
 
@@ -69,15 +69,8 @@ def serving_host_page(askdocs: str) -> Iterator[HostPage]:
 
 @pytest.fixture(params=sorted(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.viewport_name = request.param  # type: ignore[attr-defined]
-    yield page
-    context.close()
-    assert errors == []
+    with watched_page(browser, request.param) as page:
+        yield page
 
 
 def test_widget_asks_from_another_origin(
