@@ -21,7 +21,7 @@ def test_json_lists_frigate_pages(data_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert set(payload) == {"pages", "errors", "revision"}
-    assert len(payload["pages"]) == 80
+    assert len(payload["pages"]) == 12
     assert payload["errors"] == []
     page = next(p for p in payload["pages"] if p["path"] == "configuration/zones.md")
     assert set(page) == {"path", "title", "slug", "locale", "audience", "sections", "chunks"}
@@ -65,7 +65,7 @@ def test_subprocess_json_and_exit_codes(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert len(json.loads(done.stdout)["pages"]) == 80
+    assert len(json.loads(done.stdout)["pages"]) == 12
     missing = subprocess.run(
         [askdocs, "corpus", str(tmp_path / "nope")],
         capture_output=True,

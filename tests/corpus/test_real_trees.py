@@ -1,4 +1,4 @@
-"""The shared real corpora parse without errors, and the heading rule matches the eval labels."""
+"""Real docs trees (trimmed copies in tests/data) parse cleanly; headings match the labels."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def frigate() -> CorpusSnapshot:
 def test_fastapi_parses_cleanly(fastapi: CorpusSnapshot) -> None:
     assert fastapi.errors == ()
     assert fastapi.warnings == ()
-    assert len(fastapi.pages) == 155
-    assert len({c.id for c in fastapi.chunks}) == len(fastapi.chunks) > 1000
+    assert len(fastapi.pages) == 31
+    assert len({c.id for c in fastapi.chunks}) == len(fastapi.chunks) > 300
     cors = fastapi.page("tutorial/cors", "en")
     assert cors is not None
     assert cors.title == "CORS (Cross-Origin Resource Sharing)"
@@ -40,7 +40,7 @@ def test_fastapi_parses_cleanly(fastapi: CorpusSnapshot) -> None:
 
 def test_frigate_parses_cleanly(frigate: CorpusSnapshot) -> None:
     assert frigate.errors == ()
-    assert len(frigate.pages) == 80
+    assert len(frigate.pages) == 12
     home = frigate.page("index", "en")  # front matter "slug: /"
     assert home is not None
     assert home.path == "frigate/index.md"

@@ -1,4 +1,4 @@
-"""Question files: the shared eval format, and errors that name the line."""
+"""Question files: the eval format (FastAPI dev set in tests/data), errors that name the line."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from askdocs.search.evalset import parse_questions
 from tests.conftest import EVAL_DIR
 
 
-def test_parses_the_shared_dev_set() -> None:
+def test_parses_the_fastapi_dev_set() -> None:
     path = EVAL_DIR / "fastapi-docs-dev.jsonl"
     questions = parse_questions(path.read_text(encoding="utf-8").splitlines())
     assert len(questions) == 40
