@@ -163,17 +163,22 @@ def test_index_of_missing_folder_is_a_config_error(tmp_path: Path) -> None:
     assert isinstance(result.exception, ConfigError)
 
 
-def test_search_before_indexing_reports_index_building(tmp_path: Path) -> None:
-    from askdocs.errors import IndexBuilding
+def test_search_before_indexing_says_nothing_is_indexed_or_building(tmp_path: Path) -> None:
+    from askdocs.cli.engine import register_site
+    from askdocs.errors import IndexBuilding, NotFound
+    from askdocs.index.files import exclusive
+    from askdocs.sites import folder_site
 
     docs = write_docs(tmp_path / "docs")
     data = tmp_path / "data"
-    from askdocs.cli.engine import register_site
-    from askdocs.sites import folder_site
-
     register_site(data, folder_site(docs, "docs"))
     result = CliRunner().invoke(cli, ["--data-dir", str(data), "search", "docker"])
-    assert isinstance(result.exception, IndexBuilding)
+    assert isinstance(result.exception, NotFound)
+    assert str(result.exception) == "nothing indexed yet — run `askdocs index PATH`"
+    (data / "index").mkdir(parents=True, exist_ok=True)
+    with exclusive(data / "index" / ".build.lock"):  # as a running `askdocs index` holds it
+        building = CliRunner().invoke(cli, ["--data-dir", str(data), "search", "docker"])
+    assert isinstance(building.exception, IndexBuilding)
 
 
 def test_index_without_path_indexes_the_configured_sites(tmp_path: Path) -> None:

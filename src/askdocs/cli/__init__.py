@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
 
 from askdocs.cli.context import CliContext
-from askdocs.errors import AskDocsError, ConfigError
+from askdocs.cli.failure import report
+from askdocs.cli.options import add_global_options, global_options, wants_json
+from askdocs.errors import AskDocsError
 
 # command name -> "module:attribute"; each module owns one command or group.
 COMMANDS: dict[str, str] = {
@@ -47,42 +50,64 @@ class LazyGroup(click.Group):
             raise
         command = getattr(module, attr)
         assert isinstance(command, click.Command)
-        return command
+        return add_global_options(command)
 
 
-@click.group(cls=LazyGroup)
-@click.option(
-    "--data-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    envvar="ASKDOCS_DATA_DIR",
-    help="Where indexes, databases and keys live (default ~/.local/share/askdocs).",
-)
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    envvar="ASKDOCS_CONFIG_FILE",
-    help="A TOML config file (see docs/configuration.md).",
-)
-@click.version_option(package_name="askdocs")
-@click.pass_context
-def cli(ctx: click.Context, data_dir: Path | None, config_file: Path | None) -> None:
-    """askdocs: search, Ask AI, an assistant and an MCP server over your Markdown docs."""
+ENVIRONMENT = """\b
+Environment variables (every setting has one; see docs/configuration.md):
+  ASKDOCS_DATA_DIR        the data dir (as --data-dir)
+  ASKDOCS_CONFIG_FILE     a TOML config file (as --config)
+  ASKDOCS_SITES           the sites, as JSON (as [[sites]] in the config file)
+  ASKDOCS_SERVER__HOST    address `askdocs serve` binds (as --host)
+  ASKDOCS_SERVER__PORT    port `askdocs serve` listens on (as --port)
+  ASKDOCS_PORT            port scripts/run serves on (default 8000)
+  ASKDOCS_SECTION__KEY    any other setting, e.g. ASKDOCS_ASK__DAILY_VISITOR_LIMIT=30
+  ASKDOCS_DATABASE_URL    PostgreSQL for accounts and threads (default SQLite)
+  ASKDOCS_REDIS_URL       Redis for rate limits (default SQLite)
+  ASKDOCS_INDEX__QDRANT_URL  a Qdrant server instead of the embedded store
+  ASKDOCS_JWT_SIGNING_KEY    bearer-token signing key (else one in the data dir)
+  ASKDOCS_MCP_TOKEN       the bearer token `askdocs mcp` sends in server mode
+  ASKDOCS_API_URL         the askdocs HTTP API `askdocs mcp` calls in server mode
+"""
+
+
+def _global_group(function: Callable[..., None]) -> click.Group:
+    command = click.pass_context(function)
+    for option in reversed(global_options(with_env=True)):
+        command = _attach(command, option)
+    command = click.version_option(package_name="askdocs")(command)
+    return click.group(cls=LazyGroup, epilog=ENVIRONMENT)(command)
+
+
+def _attach(function: Callable[..., None], option: click.Option) -> Callable[..., None]:
+    params: list[click.Parameter] = getattr(function, "__click_params__", [])
+    params.append(option)
+    function.__click_params__ = params  # type: ignore[attr-defined]
+    return function
+
+
+@_global_group
+def cli(
+    ctx: click.Context,
+    data_dir: Path | None,
+    config_file: Path | None,
+    json: bool,
+    verbose: int,
+    quiet: int,
+) -> None:
+    """askdocs: search, Ask AI, an assistant and an MCP server over your Markdown docs.
+
+    Global options may come before or after the command:
+    `askdocs search hello --data-dir D` is `askdocs --data-dir D search hello`.
+    """
     ctx.obj = CliContext(data_dir=data_dir, config_file=config_file)
+    ctx.obj.apply({"json": json, "verbose": verbose, "quiet": quiet})
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    """The ``askdocs`` entry point: run the command; report an error in one place."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        cli.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except ConfigError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    except AskDocsError as exc:
-        click.echo(f"error [{exc.code}]: {exc}", err=True)
-        sys.exit(1)
+        cli.main(args, prog_name="askdocs", standalone_mode=False)
+    except (click.ClickException, click.exceptions.Abort, AskDocsError, OSError) as exc:
+        sys.exit(report(exc, wants_json(args)))

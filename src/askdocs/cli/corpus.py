@@ -8,13 +8,14 @@ from pathlib import Path
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.cli.paths import require_folder
 from askdocs.corpus import CorpusSnapshot, read_site
 from askdocs.sites import folder_site
 from askdocs.types import Page
 
 
 @click.command("corpus")
-@click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("path", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 @click.pass_obj
 def corpus(obj: CliContext | None, path: Path, as_json: bool) -> None:
@@ -23,6 +24,7 @@ def corpus(obj: CliContext | None, path: Path, as_json: bool) -> None:
     Exits non-zero only for a configuration error, such as PATH not existing.
     """
     settings = obj.settings if obj is not None else CliContext().settings
+    require_folder(path)
     snapshot = read_site(folder_site(path.absolute()), settings.corpus)
     if as_json:
         click.echo(json.dumps(corpus_json(snapshot), ensure_ascii=False))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,12 +17,14 @@ from typing import TextIO
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.cli.paths import not_indexed_hint, require_folder
+from askdocs.cli.progress import progress
 from askdocs.errors import ConfigError
 from askdocs.search.evalset import Question, parse_questions
 from askdocs.search.metrics import Judged, dedupe, first_rank, report
 from askdocs.search.output import batch_line, report_json, report_lines, result_json
 from askdocs.search.output import result_lines as search_lines
-from askdocs.service import AskDocs, IndexReport, ProgressCallback
+from askdocs.service import AskDocs, IndexReport
 from askdocs.settings import Settings, SiteConfig
 from askdocs.sites import configured_sites, folder_site
 from askdocs.types import SearchResult
@@ -77,6 +78,10 @@ def _settings(obj: CliContext | None) -> Settings:
     return (obj or CliContext()).settings
 
 
+def _shows_progress(obj: CliContext | None) -> bool:
+    return obj is None or obj.verbosity >= 0
+
+
 @contextmanager
 def _service(settings: Settings, extra: SiteConfig | None = None) -> Iterator[AskDocs]:
     sites = [s for s in known_sites(settings) if extra is None or s.id != extra.id]
@@ -88,30 +93,10 @@ def _service(settings: Settings, extra: SiteConfig | None = None) -> Iterator[As
 
 
 def _index_folder(settings: Settings, path: Path, name: str | None) -> SiteConfig:
-    if not path.is_dir():
-        raise ConfigError(f"docs folder not found: {path}")
+    require_folder(path)
     site = folder_site(path.resolve(), site_id_for(path, name))
     register_site(settings.data_dir, site)
     return site
-
-
-@contextmanager
-def _progress(enabled: bool) -> Iterator[ProgressCallback | None]:
-    """A rich progress bar on stderr when it is a terminal; else nothing."""
-    if not enabled or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress("embedding", *columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("embed", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
 
 
 def _report_json(report_: IndexReport, path: Path) -> dict[str, object]:
@@ -132,7 +117,7 @@ def _report_json(report_: IndexReport, path: Path) -> dict[str, object]:
 
 
 @click.command("index")
-@click.argument("path", required=False, type=click.Path(path_type=Path, file_okay=False))
+@click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--site", "site_name", help="Site id to index PATH as (default: folder name).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per site.")
 @click.pass_obj
@@ -143,10 +128,11 @@ def index(obj: CliContext | None, path: Path | None, site_name: str | None, as_j
     """
     settings = _settings(obj)
     site = _index_folder(settings, path, site_name) if path is not None else None
-    with _service(settings, site) as service, _progress(True) as progress:
+    with _service(settings, site) as service:
         targets = [site] if site is not None else service.sites
         for target in targets:
-            result = service.index(target.id, progress)
+            with progress(target.id, enabled=_shows_progress(obj)) as update:
+                result = service.index(target.id, update)
             _echo_report(result, path or target.roots[0].path, as_json)
 
 
@@ -190,7 +176,8 @@ def search(
             return
         assert query is not None
         config = service.site(site)
-        result = service.search(query, site=config.id, locale=locale, limit=limit)
+        with not_indexed_hint(service):
+            result = service.search(query, site=config.id, locale=locale, limit=limit)
     if as_json:
         click.echo(json.dumps(result_json(query, config.id, result), ensure_ascii=False))
     else:
@@ -200,14 +187,15 @@ def search(
 def _ask(
     service: AskDocs, question: Question, site: str | None, locale: str | None, limit: int
 ) -> SearchResult:
-    return service.search(
-        question.question, site=site, locale=locale, limit=limit, history=question.history
-    )
+    with not_indexed_hint(service):
+        return service.search(
+            question.question, site=site, locale=locale, limit=limit, history=question.history
+        )
 
 
 @click.command("eval")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--docs", type=click.Path(path_type=Path, file_okay=False), help="Index first.")
+@click.option("--docs", type=click.Path(path_type=Path), help="Index first.")
 @click.option("--site", "site_name", help="Site id (with --docs: the id to index it as).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--details", is_flag=True, help="Also print each question's first relevant rank.")
@@ -227,9 +215,10 @@ def eval_command(
     with _service(settings, extra) as service:
         site = service.site(extra.id if extra else site_name)
         if extra is not None:
-            with _progress(not as_json) as progress:
-                service.index(site.id, progress)
-        judged = [_judge(service, site.id, q) for q in questions]
+            with progress(site.id, enabled=_shows_progress(obj)) as update:
+                service.index(site.id, update)
+        with not_indexed_hint(service):
+            judged = [_judge(service, site.id, q) for q in questions]
     figures = report(judged)
     if as_json:
         click.echo(json.dumps(report_json(figures)))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-import sys
 from pathlib import Path
 
 import anyio
@@ -16,16 +14,6 @@ from askdocs.mcp.transports import bind, is_loopback, serve_http, serve_stdio, t
 
 def _say(message: str) -> None:
     click.echo(f"askdocs mcp: {message}", err=True)
-
-
-def _configure_logging() -> None:
-    """Plain one-line logs on stderr (stdout is the stdio transport); index news at INFO."""
-    logging.basicConfig(
-        level=logging.WARNING,
-        stream=sys.stderr,
-        format="askdocs mcp: %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("askdocs.mcp").setLevel(logging.INFO)
 
 
 @click.command("mcp")
@@ -81,7 +69,6 @@ def mcp(
     background and searches in-process. Server mode (--api-url / ASKDOCS_API_URL): every
     tool calls the askdocs HTTP API with the caller's bearer token.
     """
-    _configure_logging()
     settings = obj.settings
     chosen = transport or settings.mcp.transport
     run = McpRun(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import socket
+
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.errors import ConfigError
 from askdocs.settings import Settings
 
 
@@ -19,19 +22,37 @@ def serve(obj: CliContext, host: str | None, port: int | None) -> None:
     from askdocs.server.app import create_app
 
     settings = with_binding(obj.settings, host, port)
+    sock = listen(settings.server.host, settings.server.port)  # before any set-up
     app = create_app(settings)
     click.echo(
-        f"askdocs: serving on http://{_url_host(settings.server.host)}:{settings.server.port}"
+        f"askdocs: serving on http://{_url_host(settings.server.host)}:{sock.getsockname()[1]}"
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
-        host=settings.server.host,
-        port=settings.server.port,
         log_level="warning",
         timeout_keep_alive=5,
         proxy_headers=False,
         server_header=False,
     )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """Bind and listen first, so a taken port fails at once, not after the set-up."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(
+            f"cannot listen on {_url_host(host)}:{port}: {exc.strerror}; "
+            "choose another port with --port or ASKDOCS_SERVER__PORT",
+            code="port_unavailable",
+        ) from exc
+    return sock
 
 
 def with_binding(settings: Settings, host: str | None, port: int | None) -> Settings:
