@@ -121,6 +121,7 @@ class ServerSettings(BaseModel):
     trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
     search_concurrency: int = Field(default=4, ge=1, le=64)  # searches run at once
     index_in_background: bool = True  # serve indexes configured sites at start-up
+    max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
 
 
 class AskSettings(BaseModel):

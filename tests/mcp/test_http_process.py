@@ -152,3 +152,17 @@ def test_a_session_only_answers_the_credential_that_created_it(
         timeout=30,
     )
     assert reuse.status_code == 404
+
+
+def test_mcp_responses_carry_nosniff(local_http: McpProcess, tokens: Tokens) -> None:
+    ok = post(local_http.url, {"Authorization": f"Bearer {tokens.valid()}"})
+    refused = post(local_http.url, {})
+    assert ok.headers["X-Content-Type-Options"] == "nosniff"
+    assert refused.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_mcp_oversized_unauthenticated_body_is_413(local_http: McpProcess) -> None:
+    body = b"x" * (5 * 1024 * 1024)
+    response = httpx.post(local_http.url, content=body, headers=MCP_HEADERS, timeout=30)
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "body_too_large"

@@ -16,8 +16,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from askdocs.mcp.backend import DocsBackend
+from askdocs.server.middleware import BodyLimit, SecurityHeaders
 
 MCP_PATH = "/mcp"
+MAX_BODY_BYTES = 4 * 1024 * 1024  # the SDK's own JSON-RPC message limit
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -85,7 +87,7 @@ async def serve_http(
         streamable_http_path=MCP_PATH, transport_security=security, host=host
     )
     config = uvicorn.Config(
-        app,
+        SecurityHeaders(BodyLimit(app, MAX_BODY_BYTES)),
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=5,

@@ -22,6 +22,7 @@ from askdocs.indexing import IndexingService
 from askdocs.llm.registry import create_chat_model
 from askdocs.server.deps import Runtime
 from askdocs.server.errors import install_error_handlers
+from askdocs.server.middleware import harden
 from askdocs.server.routes import ROUTER_MODULES
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, load_settings
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None, service: AskDocs | None = None)
     app.state.service = service
     app.state.runtime = build_runtime(settings)
     install_error_handlers(app)
+    harden(app, settings.server.max_body_bytes)
     for name in ROUTER_MODULES:
         app.include_router(importlib.import_module(name).router)
     return app

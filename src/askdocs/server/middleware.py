@@ -1,0 +1,165 @@
+"""ASGI middleware that runs before any route, dependency or authentication.
+
+``BodyLimit`` refuses a request body over the limit (``server.max_body_bytes``; routes
+such as Ask AI check their own smaller limit in order) with ``413 body_too_large``:
+a declared ``Content-Length`` is refused before a byte is read, a streamed (chunked) body
+as soon as the running count passes the limit; the handler then sees a disconnect and
+whatever it still sends is dropped. Nothing buffers more than the limit.
+
+``SecurityHeaders`` adds ``X-Content-Type-Options: nosniff`` to every response (JSON,
+SSE, HTML, MCP), ``Cache-Control: no-store`` to every response to an authenticated
+request (an ``Authorization`` header, or any ``/api/v1/`` route), and
+``WWW-Authenticate: Bearer`` to a 401 that lacks one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from starlette.applications import Starlette
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+NO_STORE = (b"cache-control", b"no-store")
+BEARER_CHALLENGE = (b"www-authenticate", b'Bearer realm="askdocs"')
+AUTHENTICATED_PREFIXES: tuple[str, ...] = ("/api/v1/",)
+
+
+def too_large_body(limit: int) -> bytes:
+    message = f"the request body is over {limit} bytes"
+    return json.dumps({"error": {"code": "body_too_large", "message": message}}).encode()
+
+
+def _declared_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            text = value.decode("latin-1").strip()
+            return int(text) if text.isdigit() else -1
+    return None
+
+
+async def send_too_large(send: Send, limit: int) -> None:
+    body = too_large_body(limit)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        NO_STORE,
+        NOSNIFF,
+    ]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, before the app runs."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit
+        declared = _declared_length(scope)
+        if declared is not None and (declared < 0 or declared > limit):
+            await send_too_large(send, limit)
+            return
+        guard = _CountingReceive(receive, send, limit)
+        try:
+            await self.app(scope, guard.receive, guard.send)
+        except Exception:
+            if not guard.refused:
+                raise
+
+
+@dataclass
+class _CountingReceive:
+    """Counts body bytes; past the limit it answers 413 itself and tells the app the
+    client left, then swallows the app's own response."""
+
+    inner_receive: Receive
+    inner_send: Send
+    limit: int
+    seen: int = 0
+    refused: bool = False
+    started: bool = field(default=False)
+
+    async def receive(self) -> Message:
+        if self.refused:
+            return {"type": "http.disconnect"}
+        message = await self.inner_receive()
+        if message["type"] != "http.request":
+            return message
+        self.seen += len(message.get("body", b""))
+        if self.seen <= self.limit:
+            return message
+        self.refused = True
+        if not self.started:
+            self.started = True
+            await send_too_large(self.inner_send, self.limit)
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: Message) -> None:
+        if self.refused:
+            return
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self.inner_send(message)
+
+
+class SecurityHeaders:
+    """``nosniff`` everywhere; ``no-store`` when authenticated; a Bearer challenge on 401."""
+
+    def __init__(
+        self, app: ASGIApp, authenticated_prefixes: Sequence[str] = AUTHENTICATED_PREFIXES
+    ) -> None:
+        self.app = app
+        self.prefixes = tuple(authenticated_prefixes)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        authenticated = self._authenticated(scope)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": _headers(message, authenticated)}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _authenticated(self, scope: Scope) -> bool:
+        if scope.get("path", "").startswith(self.prefixes):
+            return True
+        return any(name == b"authorization" for name, _ in scope.get("headers", ()))
+
+
+def _headers(message: Message, authenticated: bool) -> list[tuple[bytes, bytes]]:
+    headers = [(bytes(k).lower(), bytes(v)) for k, v in message.get("headers", ())]
+    names = {name for name, _ in headers}
+    if NOSNIFF[0] not in names:
+        headers.append(NOSNIFF)
+    status = int(message["status"])
+    if authenticated:
+        headers = [h for h in headers if h[0] != NO_STORE[0]]
+        headers.append(NO_STORE)
+    if status == 401 and BEARER_CHALLENGE[0] not in names:
+        headers.append(BEARER_CHALLENGE)
+    return headers
+
+
+def harden(app: Starlette, max_body_bytes: int) -> None:
+    """Wrap ``app``'s whole stack (its error middleware included, so even a 500 carries
+    the headers) in ``SecurityHeaders`` and ``BodyLimit``."""
+    build = app.build_middleware_stack
+
+    def build_hardened() -> ASGIApp:
+        return SecurityHeaders(BodyLimit(build(), max_body_bytes))
+
+    setattr(app, "build_middleware_stack", build_hardened)  # noqa: B010
