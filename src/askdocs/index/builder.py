@@ -30,6 +30,7 @@ from askdocs.index.naming import (
 )
 from askdocs.index.payload import chunk_payload
 from askdocs.index.plan import Item, plan_changes, plan_points, unique_chunks
+from askdocs.index.resume import ResumeCache, resume_cache
 from askdocs.index.store import IndexStore
 from askdocs.index.types import BuildResult, SparseVector
 from askdocs.types import Chunk
@@ -51,6 +52,7 @@ class _Job:
     progress: Progress | None
     between_batches: Callable[[], None] | None
     batch_size: int
+    resume: ResumeCache | None
 
 
 def model_spec(embedder: Embedder | None) -> ModelSpec:
@@ -95,9 +97,10 @@ def build_index(
         store.sweep(keep={name})  # partial and superseded collections a crash left behind
         if current is not None and current.name == name:
             return _result(current, site, started, 0, _reused(current, site, embedder), True)
+        resume = resume_cache(store.resume_dir, model.key, model.dimension)
         job = _Job(
             store, embedder, model, name, hashes, lexical_version, sparse,
-            progress, between_batches, batch_size,
+            progress, between_batches, batch_size, resume,
         )  # fmt: skip
         sealed = store.manifest(name)  # complete, but a crash came before the pointer moved
         if sealed is not None:
@@ -105,6 +108,8 @@ def build_index(
         else:
             manifest, embedded, reused = _write(job, site, own, source, current)
         store.backend.set_pointer(model.key, name)
+        if resume is not None:
+            resume.clear()  # every vector it kept is in the current collection now
         for other in set(store.backend.pointers()) - {model.key}:
             store.backend.drop_pointer(other)  # superseded: this collection has every site
         store.sweep()
@@ -159,13 +164,13 @@ def _write(
     try:
         if target.delete:
             backend.delete(job.name, target.delete)
-        embedded = _fill(job, target.items, run)
+        embedded, resumed = _fill(job, target.items, run)
         manifest = _verify(job, target.total, _site_points(source, job, site, own), run)
         backend.seal(job.name, manifest)
     except BaseException:
-        backend.drop(job.name)
+        backend.drop(job.name)  # the embedded vectors stay in the resume file
         raise
-    return manifest, embedded, target.reused if job.embedder is not None else 0
+    return manifest, embedded, target.reused + resumed if job.embedder is not None else 0
 
 
 def _derived(job: _Job, site: str, own: list[Chunk], current: Manifest) -> _Target:
@@ -212,12 +217,17 @@ def _site_points(source: Manifest | None, job: _Job, site: str, own: list[Chunk]
     return counts
 
 
-def _fill(job: _Job, items: list[Item], run: str) -> int:
-    """Write the points: first those whose vectors are known, then embed the rest in
-    batches. Returns how many chunks were embedded."""
+def _fill(job: _Job, items: list[Item], run: str) -> tuple[int, int]:
+    """Write the points: first those whose vectors are known (from the source collection
+    or an earlier, unfinished build), then embed the rest in batches, keeping each batch
+    in the resume file before it is written. Returns (chunks embedded, chunks resumed)."""
     needs_dense = job.embedder is not None
     ready = [item for item in items if item.dense is not None or not needs_dense]
     pending = [item for item in items if needs_dense and item.dense is None]
+    resumed = _resumed(job, pending)
+    ready += resumed
+    done_ids = {item.id for item in resumed}
+    pending = [item for item in pending if item.id not in done_ids]
     for batch in _batches(ready, UPSERT_BATCH):
         job.store.backend.upsert(job.name, [_record(item, run) for item in batch])
     done = 0
@@ -228,11 +238,32 @@ def _fill(job: _Job, items: list[Item], run: str) -> int:
             job.between_batches()
         vectors = _embed(job, batch)
         filled = [replace(item, dense=vector) for item, vector in zip(batch, vectors, strict=True)]
+        if job.resume is not None:
+            job.resume.put(
+                {item.chunk.embed_hash: item.dense for item in filled if item.dense is not None}
+            )
         job.store.backend.upsert(job.name, [_record(item, run) for item in filled])
         done += len(batch)
         if job.progress is not None:
             job.progress(done, len(pending))
-    return done
+    return done, len(resumed)
+
+
+def _resumed(job: _Job, pending: list[Item]) -> list[Item]:
+    """The pending items whose vectors an earlier, unfinished build already embedded."""
+    if job.resume is None or not pending:
+        return []
+    kept = job.resume.get(item.chunk.embed_hash for item in pending)
+    found = [
+        replace(i, dense=kept[i.chunk.embed_hash]) for i in pending if i.chunk.embed_hash in kept
+    ]
+    if found:
+        log.info(
+            "resuming: %d of %d chunks were embedded by an unfinished build",
+            len(found),
+            len(pending),
+        )
+    return found
 
 
 def _embed(job: _Job, batch: list[Item]) -> FloatArray:

@@ -32,9 +32,12 @@ from askdocs.settings import Settings
 class IndexStore:
     """Collections of one store (Qdrant Edge on disk, or a Qdrant server)."""
 
-    def __init__(self, backend: Backend, *, read_only: bool = False) -> None:
+    def __init__(
+        self, backend: Backend, *, read_only: bool = False, resume_dir: Path | None = None
+    ) -> None:
         self.backend = backend
         self.read_only = read_only
+        self.resume_dir = resume_dir  # where builds keep embedded vectors until current
         self._manifests: dict[str, Manifest] = {}
         self._seen: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -138,8 +141,10 @@ def open_store(settings: Settings, *, read_only: bool = False) -> IndexStore:
     if settings.index.qdrant_url:
         from askdocs.index.server import QdrantBackend  # optional path, imported on use
 
-        return IndexStore(QdrantBackend.connect(settings.index, root), read_only=read_only)
-    return IndexStore(EdgeBackend(root), read_only=read_only)
+        backend: Backend = QdrantBackend.connect(settings.index, root)
+    else:
+        backend = EdgeBackend(root)
+    return IndexStore(backend, read_only=read_only, resume_dir=root)
 
 
 def _info(manifest: Manifest) -> CollectionInfo:
