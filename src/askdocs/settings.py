@@ -124,6 +124,15 @@ class ServerSettings(BaseModel):
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
 
 
+class DatabaseSettings(BaseModel):
+    """PostgreSQL bounds (docs/deployment.md): every wait ends within ``timeout_seconds``."""
+
+    timeout_seconds: float = Field(default=1.5, gt=0, le=60)  # connect + checkout + statement
+    retry_seconds: float = Field(default=2.0, ge=0)  # 503 at once for this long after a timeout
+    pool_size: int = Field(default=5, ge=1, le=100)
+    max_overflow: int = Field(default=10, ge=0, le=100)
+
+
 class AskSettings(BaseModel):
     burst_per_minute: int = 20
     daily_visitor_limit: int = 15
@@ -243,6 +252,7 @@ class Settings(BaseSettings):
     bot_check: BotCheckSettings = Field(default_factory=BotCheckSettings)
     redis_url: str | None = None
     database_url: str | None = None
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     auth: AuthSettings = Field(default_factory=lambda: AuthSettings())
     reader: ReaderSettings = Field(default_factory=ReaderSettings)
     assistant: AssistantSettings = Field(default_factory=lambda: AssistantSettings())

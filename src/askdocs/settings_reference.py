@@ -22,6 +22,7 @@ SECTION_DOCS: dict[str, str] = {
     "search": "search.md",
     "index": "indexing.md",
     "server": "deployment.md",
+    "database": "deployment.md",
     "ask": "user-guide/ask-ai.md",
     "chat": "llm.md",
     "bot_check": "deployment.md",

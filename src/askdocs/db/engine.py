@@ -14,11 +14,14 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
+from askdocs.db import deadline
 from askdocs.db.migrate import migrate
+from askdocs.db.timeouts import DatabaseGate, postgres_engine
 from askdocs.errors import ServiceUnavailable
-from askdocs.settings import Settings
+from askdocs.settings import DatabaseSettings, Settings
 
 SQLITE_FILE = "askdocs.db"
 SQLITE_BUSY_MS = 10_000
@@ -36,10 +39,10 @@ def database_url(settings: Settings) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, options: DatabaseSettings | None = None) -> Engine:
     if url.startswith("sqlite"):
         return _sqlite_engine(url)
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    return postgres_engine(url, options or DatabaseSettings())
 
 
 def _sqlite_engine(url: str) -> Engine:
@@ -74,25 +77,28 @@ def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
 class Database:
     """An engine plus a session factory. ``Database.open(settings)`` migrates to head."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, options: DatabaseSettings | None = None) -> None:
         self.engine = engine
+        self.options = options or DatabaseSettings()
+        self._bounded = engine.dialect.name != "sqlite"
+        self.gate = DatabaseGate(self.options.retry_seconds)
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         writer = engine.execution_options(**{BEGIN_OPTION: "IMMEDIATE"})
         self._writers = sessionmaker(writer, expire_on_commit=False)
 
     @classmethod
     def open(cls, settings: Settings) -> Database:
-        return cls.from_url(database_url(settings))
+        return cls.from_url(database_url(settings), settings.database)
 
     @classmethod
-    def from_url(cls, url: str) -> Database:
-        engine = make_engine(url)
+    def from_url(cls, url: str, options: DatabaseSettings | None = None) -> Database:
+        engine = make_engine(url, options)
         try:
             migrate(engine)
         except OperationalError as exc:
             engine.dispose()
             raise ServiceUnavailable(f"the database is unavailable: {exc.orig}") from exc
-        return cls(engine)
+        return cls(engine, options)
 
     @property
     def dialect(self) -> str:
@@ -106,13 +112,28 @@ class Database:
         (``max(sequence) + 1``) cannot interleave; on PostgreSQL it changes nothing.
         """
         factory = self._writers if write else self._sessions
-        try:
-            with factory.begin() as session:
+        if not self._bounded:
+            with _unavailable_as_503(None), factory.begin() as session:
                 yield session
-        except OperationalError as exc:
-            raise ServiceUnavailable(
-                "the database is unavailable", code="database_unavailable"
-            ) from exc
+            return
+        self.gate.check()
+        budget = deadline.budget(self.options.timeout_seconds)
+        with _unavailable_as_503(self.gate), budget, factory.begin() as session:
+            yield session
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+@contextmanager
+def _unavailable_as_503(gate: DatabaseGate | None) -> Iterator[None]:
+    """A lost, hung or exhausted database is 503 ``database_unavailable``, never a 500;
+    with a gate, the next ``retry_seconds`` of requests are refused at once."""
+    try:
+        yield
+    except (OperationalError, PoolTimeout) as exc:
+        if gate is not None:
+            gate.trip()
+        raise ServiceUnavailable(
+            "the database is unavailable", code="database_unavailable"
+        ) from exc

@@ -12,9 +12,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-import anyio.to_thread
-
 from askdocs.guard.limits import Consumed, Counter
+from askdocs.lanes import Lane
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS counters (
@@ -34,10 +33,11 @@ class SQLiteLimitsStore:
         self._timeout = timeout
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._lane = Lane(2)  # never queues behind the shared thread pool
 
     async def consume(self, counters: Sequence[Counter], now: int) -> Consumed:
-        return await anyio.to_thread.run_sync(
-            self.consume_sync, list(counters), now, abandon_on_cancel=True
+        return await self._lane.run(
+            lambda: self.consume_sync(list(counters), now), abandon_on_cancel=True
         )
 
     def consume_sync(self, counters: Sequence[Counter], now: int) -> Consumed:

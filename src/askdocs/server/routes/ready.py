@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import anyio.to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from askdocs.lanes import app_lane
 from askdocs.server.deps import service_of
 from askdocs.server.schemas import ReadyResponse, SiteStatusOut
 
@@ -20,7 +20,7 @@ async def readyz(request: Request) -> JSONResponse:
     def statuses() -> list[SiteStatusOut]:
         return [SiteStatusOut.of(service.status(site)) for site in public]
 
-    sites = await anyio.to_thread.run_sync(statuses)
+    sites = await app_lane(request.app.state, "ready_lane").run(statuses)
     ready = all(s.ready for s in sites)
     body = ReadyResponse(ready=ready, sites=sites)
     headers = {"Cache-Control": "no-store"}
