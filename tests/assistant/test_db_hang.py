@@ -31,7 +31,7 @@ async def hung_harness(
     tmp_path: Path, hung_server: PostgresServer, docs_root: Path, models: ModelServer
 ) -> AsyncIterator[Harness]:
     url = hung_server.url(hung_server.create_database(hung_server.migrated_template()))
-    database = {"timeout_seconds": 1.0, "retry_seconds": 0.5}
+    database = {"timeout_seconds": 1.0, "retry_seconds": 2.0}
     async with open_harness(tmp_path / "data", url, docs_root, models, database=database) as h:
         yield h
 
