@@ -113,15 +113,22 @@ class AskDocs:
     # -- indexing ------------------------------------------------------------------------
 
     def index(
-        self, site_id: str | None = None, progress: ProgressCallback | None = None
+        self,
+        site_id: str | None = None,
+        progress: ProgressCallback | None = None,
+        *,
+        keyword_only: bool = False,
     ) -> IndexReport:
-        """Index one site incrementally (reusing vectors by embed hash) and make it current."""
+        """Index one site incrementally (reusing vectors by embed hash) and make it current.
+        ``keyword_only`` builds the BM25-only collection (no model): seconds on a cold
+        store, so searches answer while the vectors are embedded."""
         site = self.site(site_id)
         started = time.monotonic()
         with self._index_lock:
             self._building.add(site.id)
             try:
-                report = self._index(site, progress, started)
+                embedder = None if keyword_only else self.embedder
+                report = self._index(site, embedder, progress, started)
             except AskDocsError as exc:
                 self._errors[site.id] = f"{exc.code}: {exc}"
                 raise
@@ -131,12 +138,16 @@ class AskDocs:
         return report
 
     def _index(
-        self, site: SiteConfig, progress: ProgressCallback | None, started: float
+        self,
+        site: SiteConfig,
+        embedder: Embedder | None,
+        progress: ProgressCallback | None,
+        started: float,
     ) -> IndexReport:
         snapshot = read_site(site, self.settings.corpus, self.corpus_cache)
         result = build_index(
             self.store,
-            self.embedder,
+            embedder,
             site.id,
             snapshot.chunks,
             sparse=lexical.sparse_encoder(),

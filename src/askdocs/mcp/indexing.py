@@ -1,8 +1,10 @@
 """Local mode's background index: start at once, report progress, stop between batches.
 
 The MCP server must answer ``initialize`` and ``tools/list`` while a cold index builds, so
-indexing runs in a daemon thread. A search waits a bounded time for the first complete
-collection, reporting progress, then fails with ``IndexBuilding`` saying how far it got.
+indexing runs in a daemon thread. On a cold store it first builds a keyword-only
+collection (seconds, no model), so the first search answers from BM25 while the vectors
+are embedded. A search waits a bounded time for the first searchable collection,
+reporting progress, then fails with ``IndexBuilding`` saying how far it got.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from askdocs.errors import AskDocsError, IndexBuilding, ServiceUnavailable
 logger = logging.getLogger(__name__)
 
 IndexRun = Callable[[Callable[[int, int], None]], object]  # index(progress)
-ReadyCheck = Callable[[], bool]  # does a complete collection exist already?
+ReadyCheck = Callable[[], bool]  # does a searchable collection exist already?
+Prepare = Callable[[], object]  # the quick keyword-only phase before the full run
 Progress = Callable[[float, float | None, str], Awaitable[None]]
 
 
@@ -37,7 +40,7 @@ class IndexState:
 
     def describe(self) -> str:
         if self.total <= 0:
-            return "reading the documentation"
+            return "no sections embedded yet"
         share = 100 * self.done // self.total
         return f"{self.done}/{self.total} sections embedded ({share}%)"
 
@@ -45,11 +48,18 @@ class IndexState:
 class BackgroundIndex:
     """One site's index run in a daemon thread, plus a ready flag searches can wait on."""
 
-    def __init__(self, site: str, run: IndexRun, already_ready: ReadyCheck) -> None:
+    def __init__(
+        self,
+        site: str,
+        run: IndexRun,
+        already_ready: ReadyCheck,
+        prepare: Prepare | None = None,
+    ) -> None:
         self.site = site
         self.state = IndexState()
         self._run = run
         self._already_ready = already_ready
+        self._prepare = prepare
         self._ready = threading.Event()
         self._finished = threading.Event()
         self._stop = threading.Event()
@@ -60,6 +70,18 @@ class BackgroundIndex:
     @property
     def ready(self) -> bool:
         return self._ready.is_set()
+
+    @property
+    def building(self) -> bool:
+        """True until the full run (vectors included) has ended."""
+        return not self.state.finished
+
+    def progress_note(self) -> str:
+        """What a keyword-only answer says while the vectors are built."""
+        return (
+            f"keyword search only while the vectors are built ({self.state.describe()}); "
+            "results become hybrid (keyword + semantic) once indexing finishes"
+        )
 
     def start(self) -> None:
         self._thread.start()
@@ -78,6 +100,8 @@ class BackgroundIndex:
     def _main(self) -> None:
         started = time.monotonic()
         try:
+            if self._prepare is not None:
+                self._prepare()  # before the ready check, which may load the model
             if self._already_ready():
                 self._ready.set()
             self._run(self._progress)

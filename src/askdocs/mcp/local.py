@@ -49,12 +49,17 @@ class LocalBackend:
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
         site = self.service.site(args.site)
         await self.indexes[site.id].wait_ready(self.wait_seconds, call.progress)
+        index = self.indexes[site.id]
+        await index.wait_ready(self.wait_seconds, call.progress)
         result = await _in_thread(
             lambda: self.service.search(
                 args.query, site=site.id, locale=args.locale, limit=args.limit
             )
         )
-        return search_output(args.query, site.id, result, _single_root(site))
+        output = search_output(args.query, site.id, result, _single_root(site))
+        if output.mode == "keyword" and index.building:
+            output.note = index.progress_note()
+        return output
 
     async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput:
         site = self.service.site(args.site)
@@ -98,7 +103,13 @@ def _background_index(service: AskDocs, site_id: str) -> BackgroundIndex:
     def ready() -> bool:
         return service.status(site_id).ready
 
-    return BackgroundIndex(site_id, run=run, already_ready=ready)
+    def keyword_first() -> object:
+        """A store with no collection at all: BM25 first, so the first search answers."""
+        if service.store.backend.pointers():
+            return None
+        return service.index(site_id, keyword_only=True)
+
+    return BackgroundIndex(site_id, run=run, already_ready=ready, prepare=keyword_first)
 
 
 def _single_root(site: SiteConfig) -> Path | None:

@@ -103,6 +103,8 @@ def fold(text: str) -> str:
 
 def _compat(text: str) -> str:
     """NFKC and diacritics removed, case kept (camelCase splitting needs the case)."""
+    if text.isascii():  # ASCII is invariant under every normal form: the common case
+        return text
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
     return unicodedata.normalize(
         "NFC", "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -113,6 +115,7 @@ class _Analyzer:
     """Stop words and a stemmer for one locale. Stemmers are not thread-safe: one per thread."""
 
     def __init__(self, locale: str) -> None:
+        self.locale = locale
         self.stop = stop_words(locale)
         algorithm = STEMMERS.get(locale)
         self._stemmer = Stemmer.Stemmer(algorithm) if algorithm else None
@@ -179,12 +182,26 @@ def _word_terms(raw: str, analyzer: _Analyzer) -> Iterator[str]:
             yield term
 
 
+_WORD_CACHE_SIZE = 200_000  # distinct (word, locale) pairs remembered; then it starts over
+_word_cache: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def _cached_terms(raw: str, analyzer: _Analyzer, key: str) -> tuple[str, ...]:
+    """``_word_terms`` memoised: a corpus repeats the same words many times over."""
+    found = _word_cache.get((raw, key))
+    if found is None:
+        if len(_word_cache) >= _WORD_CACHE_SIZE:
+            _word_cache.clear()
+        found = _word_cache[(raw, key)] = tuple(_word_terms(raw, analyzer))
+    return found
+
+
 def analyze(text: str, locale: str = "en") -> list[str]:
     """The terms of ``text`` in order, duplicates kept (documents count them)."""
     analyzer = _analyzer(locale)
     terms: list[str] = []
     for match in _WORD.finditer(_compat(text)):
-        terms.extend(_word_terms(match.group(), analyzer))
+        terms.extend(_cached_terms(match.group(), analyzer, analyzer.locale))
     return terms
 
 

@@ -1,0 +1,53 @@
+"""The first search on a cold data dir answers from BM25 at once; hybrid once vectors exist.
+
+The dense build is held back by the indexer's own interactive-priority hook: while an
+interactive turn is marked in flight, it waits before each embedding batch.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from pathlib import Path
+
+import anyio
+import pytest
+
+from askdocs.indexing import MONITOR
+from askdocs.mcp.local import LocalBackend
+from tests.mcp.test_tools import local_client, local_settings
+
+
+async def _search(client: object, query: str) -> dict[str, object]:
+    result = await client.call_tool("search_docs", {"query": query})  # type: ignore[attr-defined]
+    assert not result.is_error, result.content
+    found: dict[str, object] = result.structured_content
+    return found
+
+
+@pytest.mark.slow
+def test_cold_first_search_is_keyword_with_progress_then_hybrid(tmp_path: Path) -> None:
+    settings = local_settings(tmp_path, index={"interactive_yield_seconds": 60})
+
+    async def run() -> tuple[dict[str, object], dict[str, object]]:
+        with ExitStack() as held:
+            held.enter_context(MONITOR.interactive())  # the vectors wait, BM25 does not
+            async with local_client(settings) as (client, backend):
+                first = await _search(client, "CORSMiddleware allow_credentials")
+                assert isinstance(backend, LocalBackend)
+                index = next(iter(backend.indexes.values()))
+                with anyio.fail_after(5):
+                    while index.state.total == 0:  # the dense run reached its first batch
+                        await anyio.sleep(0.05)
+                assert index.building
+                held.close()  # the turn ends: embedding goes on
+                with anyio.fail_after(120):
+                    while index.building:
+                        await anyio.sleep(0.1)
+                return first, await _search(client, "CORSMiddleware allow_credentials")
+
+    first, later = anyio.run(run)
+    assert first["mode"] == "keyword"
+    assert "while the vectors are built" in str(first["note"])
+    assert first["hits"]
+    assert later["mode"] == "hybrid"
+    assert later["note"] is None
