@@ -200,11 +200,36 @@ class BotCheckSettings(BaseModel):
     timeout_seconds: float = 3.0
 
 
+class OidcSettings(BaseModel):
+    """Single sign-on through one OpenID Connect provider (docs/sign-in.md)."""
+
+    issuer: str | None = None  # unset: single sign-on is off
+    client_id: str | None = None
+    client_secret: SecretStr | None = None
+    allowed_email_domains: list[str] = Field(default_factory=list)  # "*" allows every domain
+    scopes: list[str] = Field(default_factory=lambda: ["openid", "email", "profile"])
+    display_name: str = "single sign-on"  # the button reads "Sign in with <display_name>"
+    create_users: bool = True  # first sign-in from an allowed domain creates the account
+    timeout_seconds: float = Field(default=10.0, gt=0)
+    state_ttl_seconds: int = Field(default=600, ge=60)  # from redirect to callback
+
+
 class AuthSettings(BaseModel):
     jwt_signing_key: SecretStr | None = None  # >= 32 chars; else generated in the data dir
     jwt_issuer: str = "askdocs"
     jwt_audience: str = "askdocs-api"
     default_token_ttl_seconds: int = Field(default=3600, ge=60)
+    session_cookie: str = Field(default="askdocs_session", pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    session_idle_seconds: int = Field(default=8 * 3600, ge=60)
+    session_absolute_seconds: int = Field(default=14 * 86400, ge=300)
+    cookie_secure: Literal["auto", "always", "never"] = "auto"  # auto: when served over HTTPS
+    min_password_chars: int = Field(default=10, ge=8, le=128)
+    sign_in_window_seconds: int = Field(default=900, ge=60)
+    sign_in_attempts_per_email: int = Field(default=10, ge=1)  # per window
+    sign_in_attempts_per_visitor: int = Field(default=30, ge=1)  # per window
+    invitation_ttl_seconds: int = Field(default=7 * 86400, ge=300)
+    public_url: str | None = None  # invitation links; unset: the request's own base URL
+    oidc: OidcSettings = Field(default_factory=OidcSettings)
 
 
 class McpSettings(BaseModel):

@@ -26,7 +26,7 @@ SECTION_DOCS: dict[str, str] = {
     "ask": "user-guide/ask-ai.md",
     "chat": "llm.md",
     "bot_check": "deployment.md",
-    "auth": "assistant.md",
+    "auth": "sign-in.md and assistant.md",
     "reader": "reader-api.md",
     "assistant": "assistant.md",
     "mcp": "user-guide/mcp.md",
@@ -71,8 +71,8 @@ def env_names() -> Iterator[str]:
         if model is None:
             yield f"ASKDOCS_{name.upper()}"
         elif name != "sites":
-            for field in model.model_fields:
-                yield f"ASKDOCS_{name.upper()}__{field.upper()}"
+            for row in _rows(name, f"ASKDOCS_{name.upper()}", model):
+                yield row.split("`")[3]
 
 
 def _top_level() -> str:
@@ -85,15 +85,22 @@ def _top_level() -> str:
 
 
 def _section(name: str, model: type[BaseModel]) -> str:
-    rows = [
-        _row(f"{name}.{field}", f"ASKDOCS_{name.upper()}__{field.upper()}", info)
-        for field, info in model.model_fields.items()
-    ]
+    rows = list(_rows(name, f"ASKDOCS_{name.upper()}", model))
     where = SECTION_DOCS.get(name)
     intro = f"The `[{name}]` table of the config file."
     if where:
         intro += f" Explained in {where}."
     return f"## Settings: {name}\n\n{intro}\n\n" + _table(rows)
+
+
+def _rows(key: str, env: str, model: type[BaseModel]) -> Iterator[str]:
+    """One row per field; a nested table's fields follow as ``key.table.field`` rows."""
+    for field, info in model.model_fields.items():
+        nested = _model_of(info)
+        if nested is None:
+            yield _row(f"{key}.{field}", f"{env}__{field.upper()}", info)
+        else:
+            yield from _rows(f"{key}.{field}", f"{env}__{field.upper()}", nested)
 
 
 def _table(rows: list[str]) -> str:

@@ -6,8 +6,10 @@ from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 
 from askdocs.db import Database
-from askdocs.db.models import MembershipRow, OrganisationRow, UserRow
+from askdocs.db.auth_models import PasswordRow
+from askdocs.db.models import MembershipRow, OrganisationRow, UserRow, utcnow
 from askdocs.errors import InvalidInput, NotFound
+from askdocs.users.passwords import check_policy, hash_password
 from askdocs.users.types import ORG_ROLES, Organisation, OrgRole, User
 
 MAX_EMAIL_CHARS = 320
@@ -58,6 +60,40 @@ class UserService:
                 raise NotFound(f"no user with email {address}", code="user_not_found")
             return _user(row)
 
+    def all(self) -> list[User]:
+        with self._db.session() as session:
+            return [_user(row) for row in session.scalars(select(UserRow).order_by(UserRow.email))]
+
+    def find_email(self, email: str) -> tuple[User | None, str | None]:
+        """The user with ``email`` and their password hash (either may be None)."""
+        with self._db.session() as session:
+            row = session.scalars(select(UserRow).where(UserRow.email == email)).first()
+            if row is None:
+                return None, None
+            credential = session.get(PasswordRow, row.id)
+            return _user(row), credential.hash if credential else None
+
+    def set_password(self, user_id: str, password: str, min_chars: int) -> None:
+        value = hash_password(check_policy(password, min_chars))
+        self.store_hash(user_id, value)
+
+    def store_hash(self, user_id: str, value: str) -> None:
+        with self._db.session(write=True) as session:
+            if session.get(UserRow, user_id) is None:
+                raise NotFound("no such user", code="user_not_found")
+            row = session.get(PasswordRow, user_id)
+            if row is None:
+                session.add(PasswordRow(user_id=user_id, hash=value, updated_at=utcnow()))
+            else:
+                row.hash, row.updated_at = value, utcnow()
+
+    def set_platform_admin(self, user_id: str, value: bool) -> None:
+        with self._db.session(write=True) as session:
+            row = session.get(UserRow, user_id)
+            if row is None:
+                raise NotFound("no such user", code="user_not_found")
+            row.platform_admin = value
+
     def delete(self, user_id: str) -> bool:
         with self._db.session(write=True) as session:
             row = session.get(UserRow, user_id)
@@ -78,7 +114,7 @@ class UserService:
         if role not in ORG_ROLES:
             raise InvalidInput(f"unknown organisation role {role!r}", code="invalid_role")
         with self._db.session(write=True) as session:
-            existing = session.scalars(_membership(org_id, user_id)).first()
+            existing = session.scalars(membership_query(org_id, user_id)).first()
             if existing is None:
                 session.add(MembershipRow(organisation_id=org_id, user_id=user_id, role=role))
             else:
@@ -86,11 +122,11 @@ class UserService:
 
     def role_in(self, user_id: str, org_id: str) -> OrgRole | None:
         with self._db.session() as session:
-            row = session.scalars(_membership(org_id, user_id)).first()
+            row = session.scalars(membership_query(org_id, user_id)).first()
             return _role(row.role) if row is not None else None
 
 
-def _membership(org_id: str, user_id: str) -> Select[MembershipRow]:
+def membership_query(org_id: str, user_id: str) -> Select[MembershipRow]:
     return select(MembershipRow).where(
         MembershipRow.organisation_id == org_id, MembershipRow.user_id == user_id
     )

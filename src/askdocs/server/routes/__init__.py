@@ -8,6 +8,9 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.turnstile",
     "askdocs.server.routes.assistant",
     "askdocs.server.routes.admin",
+    "askdocs.server.routes.auth",
+    "askdocs.server.routes.invitations",
+    "askdocs.server.routes.orgs",
     "askdocs.server.routes.reader",
     "askdocs.server.routes.web",
 )

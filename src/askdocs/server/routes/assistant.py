@@ -1,6 +1,7 @@
 """The assistant over HTTP: caller-scoped threads and the streaming chat transport.
 
-Every route needs ``Authorization: Bearer <jwt>``; the caller is re-read from the database
+Every route needs ``Authorization: Bearer <jwt>`` or a signed-in session cookie (with the
+CSRF token on changes, see ``askdocs.auth.web``); the caller is re-read from the database
 per request. Another user's thread answers exactly like a missing one (404).
 """
 
@@ -12,7 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated
 
 import anyio
-from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.responses import StreamingResponse
 
 from askdocs.assistant import stream
@@ -30,7 +31,7 @@ from askdocs.assistant.wire import (
     ThreadPatchIn,
 )
 from askdocs.errors import InvalidInput
-from askdocs.users.principal import authenticate
+from askdocs.server.signin import get_caller
 from askdocs.users.types import Principal
 
 
@@ -73,15 +74,7 @@ async def get_runtime(request: Request) -> AssistantRuntime:
 Runtime = Annotated[AssistantRuntime, Depends(get_runtime)]
 
 
-async def get_principal(
-    runtime: Runtime, authorization: Annotated[str | None, Header()] = None
-) -> Principal:
-    return await anyio.to_thread.run_sync(
-        authenticate, runtime.settings, runtime.users, authorization
-    )
-
-
-Caller = Annotated[Principal, Depends(get_principal)]
+Caller = Annotated[Principal, Depends(get_caller)]
 
 
 def _title(value: str | None) -> str | None:

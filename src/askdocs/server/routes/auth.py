@@ -1,0 +1,143 @@
+"""``/api/v1/auth``: sign in with a password, the current session, sign out, sessions,
+password change and invitations. Single sign-on lives in ``routes/oidc.py``.
+
+Sign-in checks, in order: the request's ``Origin`` (403 ``csrf_failed`` when another
+site's), the attempt limits (429 ``sign_in_limited``), then the password (401
+``invalid_credentials``, the same answer and cost for an unknown email). It answers the
+user and the CSRF token and sets the HttpOnly, SameSite=Lax session cookie (Secure over
+HTTPS). See docs/sign-in.md.
+"""
+
+from __future__ import annotations
+
+import time
+
+import anyio
+from fastapi import APIRouter, Request, Response
+
+from askdocs.auth.attempts import count_attempt
+from askdocs.auth.web import check_origin
+from askdocs.errors import AuthError, NotFound
+from askdocs.server.deps import runtime_of, visitor_of
+from askdocs.server.signin import (
+    AccountsDep,
+    SignedInDep,
+    clear_session_cookie,
+    facts_of,
+    set_session_cookie,
+)
+from askdocs.users.accounts import Accounts
+from askdocs.users.orgs import OrgDirectory
+from askdocs.users.sessions import SessionInfo
+from askdocs.users.types import User
+from askdocs.users.wire import (
+    AuthConfigOut,
+    MembershipOut,
+    MeOut,
+    PasswordIn,
+    SessionListOut,
+    SessionOut,
+    SignInIn,
+    UserOut,
+)
+
+router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
+
+
+def me_of(accounts: Accounts, user: User, session: SessionInfo | None) -> MeOut:
+    orgs = OrgDirectory(accounts.db).visible(user.id)
+    return MeOut(
+        user=UserOut.of(user),
+        organisations=[MembershipOut.of(o) for o in orgs if o.role is not None],
+        csrf_token=session.csrf_token if session else None,
+        method=session.method if session else "token",
+    )
+
+
+@router.get("/config")
+async def auth_config(accounts: AccountsDep) -> AuthConfigOut:
+    oidc = accounts.settings.auth.oidc
+    return AuthConfigOut(password=True, oidc=bool(oidc.issuer), oidc_name=oidc.display_name)
+
+
+@router.post("/sign-in")
+async def sign_in(
+    request: Request, response: Response, accounts: AccountsDep, body: SignInIn
+) -> MeOut:
+    check_origin(facts_of(request))
+    auth = accounts.settings.auth
+    store = runtime_of(request).limiter.store
+    timeout = accounts.settings.ask.limits_timeout_seconds
+    await count_attempt(store, auth, body.email, visitor_of(request), int(time.time()), timeout)
+    agent = request.headers.get("user-agent", "")
+    user, new = await anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent)
+    set_session_cookie(response, request, accounts.settings, new.token)
+    response.headers["Cache-Control"] = "no-store"
+    return await anyio.to_thread.run_sync(me_of, accounts, user, new.info)
+
+
+@router.get("/me")
+async def me(response: Response, accounts: AccountsDep, signed_in: SignedInDep) -> MeOut:
+    response.headers["Cache-Control"] = "no-store"
+    user, session = signed_in.principal.user, signed_in.session
+    return await anyio.to_thread.run_sync(me_of, accounts, user, session)
+
+
+@router.post("/sign-out", status_code=204)
+async def sign_out(request: Request, accounts: AccountsDep, signed_in: SignedInDep) -> Response:
+    if signed_in.session is not None:
+        await anyio.to_thread.run_sync(accounts.sessions.revoke, signed_in.session.id)
+    response = Response(status_code=204)
+    clear_session_cookie(response, request, accounts.settings)
+    return response
+
+
+@router.get("/sessions")
+async def list_sessions(accounts: AccountsDep, signed_in: SignedInDep) -> SessionListOut:
+    found = await anyio.to_thread.run_sync(accounts.sessions.for_user, signed_in.principal.user_id)
+    current = signed_in.session.id if signed_in.session else None
+    return SessionListOut(
+        sessions=[
+            SessionOut(
+                id=s.id,
+                method=s.method,
+                created_at=s.created_at,
+                last_seen_at=s.last_seen_at,
+                expires_at=s.expires_at,
+                current=s.id == current,
+            )
+            for s in found
+        ]
+    )
+
+
+@router.delete("/sessions/{session_id}", status_code=204)
+async def revoke_session(
+    accounts: AccountsDep, signed_in: SignedInDep, session_id: str
+) -> Response:
+    user_id = signed_in.principal.user_id
+    revoked = await anyio.to_thread.run_sync(accounts.sessions.revoke, session_id[:64], user_id)
+    if not revoked:
+        raise NotFound("no such session", code="session_not_found")
+    return Response(status_code=204)
+
+
+@router.post("/password", status_code=204)
+async def change_password(
+    request: Request, accounts: AccountsDep, signed_in: SignedInDep, body: PasswordIn
+) -> Response:
+    """Change your password; every session ends, this one is replaced by a new one."""
+    user = signed_in.principal.user
+    try:
+        await anyio.to_thread.run_sync(accounts.check_password, user.email, body.current_password)
+    except AuthError as exc:
+        raise AuthError("the current password is wrong", code="invalid_credentials") from exc
+    await anyio.to_thread.run_sync(accounts.set_password, user.id, body.new_password)
+    response = Response(status_code=204)
+    if signed_in.session is not None:
+        agent = request.headers.get("user-agent", "")
+        new = await anyio.to_thread.run_sync(
+            accounts.sessions.create, user.id, signed_in.session.method, agent
+        )
+        set_session_cookie(response, request, accounts.settings, new.token)
+    return response
