@@ -54,6 +54,16 @@ class Accounts:
         user = self.check_password(email, password)
         return user, self.sessions.create(user.id, "password", user_agent)
 
+    def oidc_user(self, email: str, name: str) -> User:
+        """The account single sign-on vouched for: found by email, or created when
+        ``auth.oidc.create_users`` allows it (the caller checked the email's domain)."""
+        user, _ = self.users.find_email(email.lower())
+        if user is not None:
+            return user
+        if not self.settings.auth.oidc.create_users:
+            raise AuthError("there is no account for this email address", code="oidc_no_account")
+        return self.users.create_user(email, name)
+
     def set_password(self, user_id: str, password: str) -> None:
         """Set a new password and end every session of the account."""
         self.users.set_password(user_id, password, self.settings.auth.min_password_chars)

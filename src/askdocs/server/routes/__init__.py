@@ -9,6 +9,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.assistant",
     "askdocs.server.routes.admin",
     "askdocs.server.routes.auth",
+    "askdocs.server.routes.oidc",
     "askdocs.server.routes.invitations",
     "askdocs.server.routes.orgs",
     "askdocs.server.routes.reader",
