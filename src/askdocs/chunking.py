@@ -30,7 +30,7 @@ from askdocs.corpus.markdown import block_tokens
 from askdocs.types import Chunk, Page, Section
 
 # Bump whenever the chunk text, ids or URLs a given input produces could change.
-CHUNKER_VERSION = "askdocs-chunker-3"
+CHUNKER_VERSION = "askdocs-chunker-4"
 # A section whose own text is at most this long and that is directly followed by its first
 # sub-section only introduces it: that sub-section carries the introduction as context.
 INTRO_MAX_CHARS = 400

@@ -44,6 +44,8 @@ class RootConfig(BaseModel):
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     required: bool = True
     url_template: str | None = None  # overrides the site's template for this root
+    # The Markdown dialect of this root; None: the site's, else detected (docs/corpus.md)
+    dialect: Literal["mkdocs", "docusaurus", "vitepress", "myst", "gfm"] | None = None
 
 
 class SiteConfig(BaseModel):
@@ -58,6 +60,8 @@ class SiteConfig(BaseModel):
     default_address: str | None = None  # e.g. "https://docs.example.com"
     user_url_template: str = "/docs/{slug}#{anchor}"
     developer_url_template: str = "/docs/developer/{slug}#{anchor}"
+    # The Markdown dialect of every root; None: detected per root (docs/corpus.md)
+    dialect: Literal["mkdocs", "docusaurus", "vitepress", "myst", "gfm"] | None = None
 
 
 class CorpusSettings(BaseModel):

@@ -56,6 +56,7 @@ class Page:
     sections: tuple[Section, ...]
     meta: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
     translated: bool = True  # False when this is the English fallback for a missing locale
+    dialect: str = "gfm"  # the Markdown dialect of its root (corpus.dialects)
 
 
 @dataclass(frozen=True)
@@ -86,16 +87,30 @@ class Chunk:
     @property
     def embed_text(self) -> str:
         body = f"{self.context}\n\n{self.text}" if self.context else self.text
-        return embed_text(self.title, self.heading, body)
+        return embed_text(self.title, self.heading_trail or (self.heading,), body)
 
     @property
     def embed_hash(self) -> str:
         return hashlib.sha256(self.embed_text.encode("utf-8")).hexdigest()
 
 
-def embed_text(title: str, heading: str, text: str) -> str:
-    """The exact text that is embedded for a chunk (seed 000)."""
-    return f"{title} — {heading}\n\n{text}"
+def embed_text(title: str, trail: tuple[str, ...], text: str) -> str:
+    """The exact text that is embedded for a chunk: its heading path, then its text.
+
+    The path is the page title and the trail of headings down to the chunk's own
+    (``Page › H2 › H3``), so that repeated headings ("Configuration", "Example") are told
+    apart; a heading equal to the one before it (an H1 that is the title) is not repeated.
+    """
+    return f"{heading_path(title, trail)}\n\n{text}"
+
+
+def heading_path(title: str, trail: tuple[str, ...]) -> str:
+    """``"Page › H2 › H3"``: the title, then each heading that differs from the previous."""
+    items = [title]
+    for heading in trail:
+        if heading and heading != items[-1]:
+            items.append(heading)
+    return " › ".join(items)
 
 
 @dataclass(frozen=True)

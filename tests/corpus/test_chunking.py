@@ -188,7 +188,7 @@ def test_min_chars_zero_keeps_every_section_apart() -> None:
         ("Next", "Also short.", "Short lead."),  # the first sub-section carries the intro
         ("Last", "End.", ""),
     ]
-    assert chunks[1].embed_text == "Title — Next\n\nShort lead.\n\nAlso short."
+    assert chunks[1].embed_text == "Title › Next\n\nShort lead.\n\nAlso short."
 
 
 def test_only_a_short_intro_opens_its_first_direct_sub_section() -> None:
@@ -228,7 +228,7 @@ def test_text_before_any_heading_uses_the_title() -> None:
     lead = chunks[0]
     assert (lead.heading, lead.section_id, lead.heading_trail) == ("Cameras", "", ())
     assert lead.url == "/docs/page"  # no anchor: no dangling '#'
-    assert lead.embed_text == "Cameras — Cameras\n\nIntro text."
+    assert lead.embed_text == "Cameras\n\nIntro text."
     assert chunks[1].url == "/docs/page#setup"
 
 

@@ -20,7 +20,12 @@ def test_json_lists_frigate_pages(data_dir: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"pages", "errors", "revision"}
+    assert set(payload) == {
+        *("pages", "errors", "revision", "dialects", "constructs", "not_understood"),
+        *("raw_markers_in_chunks", "bare_file_name_titles"),
+    }
+    assert payload["dialects"][0]["dialect"] == "docusaurus"
+    assert payload["raw_markers_in_chunks"] == 0
     assert len(payload["pages"]) == 12
     assert payload["errors"] == []
     page = next(p for p in payload["pages"] if p["path"] == "configuration/zones.md")

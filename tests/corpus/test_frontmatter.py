@@ -25,7 +25,8 @@ def test_known_and_unknown_keys() -> None:
         3,
     )
     assert (front.locale, front.description, front.draft) == ("cs", "How to set up", False)
-    assert front.meta == {"id": "setup", "tags": ["a", "b"]}
+    assert front.doc_id == "setup"
+    assert front.meta == {"tags": ["a", "b"]}
     assert split.body == "# Body\n"
     assert split.body_line == 11
 

@@ -10,6 +10,7 @@ import click
 from askdocs.cli.context import CliContext
 from askdocs.cli.paths import require_folder
 from askdocs.corpus import CorpusSnapshot, read_site
+from askdocs.corpus.diagnostics import DialectReport, dialect_report
 from askdocs.sites import folder_site
 from askdocs.types import Page
 
@@ -21,7 +22,9 @@ from askdocs.types import Page
 def corpus(obj: CliContext | None, path: Path, as_json: bool) -> None:
     """List the pages, sections and chunks of the docs folder PATH, with warnings and errors.
 
-    Exits non-zero only for a configuration error, such as PATH not existing.
+    Also prints the Markdown dialect of the folder, how many of each dialect construct were
+    understood, and each one that was not (file:line) as a warning. Exits non-zero only for
+    a configuration error, such as PATH not existing.
     """
     settings = obj.settings if obj is not None else CliContext().settings
     require_folder(path)
@@ -35,11 +38,28 @@ def corpus(obj: CliContext | None, path: Path, as_json: bool) -> None:
 
 
 def corpus_json(snapshot: CorpusSnapshot) -> dict[str, object]:
-    """The ``--json`` shape: pages, errors and the corpus revision."""
+    """The ``--json`` shape: pages, errors, the corpus revision and the dialect report."""
     return {
         "pages": [_page_json(snapshot, page) for page in snapshot.pages],
         "errors": [{"path": error.path, "reason": error.reason} for error in snapshot.errors],
         "revision": snapshot.revision,
+        **_dialect_json(dialect_report(snapshot)),
+    }
+
+
+def _dialect_json(report: DialectReport) -> dict[str, object]:
+    return {
+        "dialects": [
+            {"root": root, "dialect": dialect, "reason": reason}
+            for root, dialect, reason in report.dialects
+        ],
+        "constructs": report.constructs,
+        "not_understood": [
+            {"path": p.path, "line": p.line, "construct": p.construct}
+            for p in report.not_understood
+        ],
+        "raw_markers_in_chunks": report.raw_markers,
+        "bare_file_name_titles": list(report.bare_titles),
     }
 
 
@@ -63,18 +83,27 @@ def _page_json(snapshot: CorpusSnapshot, page: Page) -> dict[str, object]:
 
 
 def _print_summary(snapshot: CorpusSnapshot) -> None:
+    report = dialect_report(snapshot)
+    for root, dialect, reason in report.dialects:
+        click.echo(f"dialect: {dialect} ({reason}): {root}")
     for page in snapshot.pages:
         chunks = len(snapshot.chunks_of(page))
         click.echo(
             f"{page.path}  [{page.locale}, {page.audience}]  {page.title!r}: "
             f"{len(page.sections)} sections, {chunks} chunks"
         )
+    understood = ", ".join(f"{name} {count}" for name, count in report.constructs.items())
+    click.echo(f"constructs understood: {understood or 'none'}")
+    for problem in report.not_understood:
+        click.echo(f"warning: {problem.path}:{problem.line}: {problem.construct}")
+    click.echo(f"dialect markers left in chunk text: {report.raw_markers}")
     for warning in snapshot.warnings:
         click.echo(f"warning: {warning}")
     for error in snapshot.errors:
         click.echo(f"error: {error.path}: {error.reason}")
     click.echo(
         f"{len(snapshot.pages)} pages, {len(snapshot.chunks)} chunks, "
-        f"{len(snapshot.warnings)} warnings, {len(snapshot.errors)} errors; "
+        f"{len(snapshot.warnings) + len(report.not_understood)} warnings, "
+        f"{len(snapshot.errors)} errors; "
         f"revision {snapshot.revision[:12]}"
     )

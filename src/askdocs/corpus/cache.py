@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from askdocs.corpus.dialects.includes import Included, expand_includes
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.corpus.safe_read import StatKey, read_markdown
 from askdocs.errors import CorpusError
@@ -90,8 +91,23 @@ def load_entry(
         read = read_markdown(root, rel, max_bytes)
     except CorpusError as exc:
         return FileEntry(key, settings, PageError(rel, exc.reason))
+    included = _includes(root, rel, read.text, options, max_bytes)
     try:
-        result: SourceDoc | PageError = parse_document(read.text, rel, options)
+        result: SourceDoc | PageError = parse_document(included.text, rel, options, included)
     except CorpusError as exc:
         result = PageError(rel, exc.reason)
     return FileEntry(read.key, settings, result)
+
+
+def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes: int) -> Included:
+    """MkDocs include directives resolved through the same safe read (inside the root)."""
+    if options.dialect != "mkdocs":
+        return Included(text)
+
+    def read(target: str) -> str | None:
+        try:
+            return read_markdown(root, target, max_bytes).text
+        except CorpusError:
+            return None
+
+    return expand_includes(text, rel, read)

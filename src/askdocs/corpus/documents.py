@@ -1,20 +1,38 @@
 """One file's text -> a parsed source document (pure): front matter, locale, structure.
 
 A ``SourceDoc`` is everything about a file that depends only on its own bytes and the
-parse settings; it is what the stat cache keeps. Turning it into a ``types.Page`` needs
-the site context (slug and canonical metadata of the English original, the root).
+parse settings (its dialect included); it is what the stat cache keeps. Turning it into a
+``types.Page`` needs the site context (slug and canonical metadata of the English original,
+the root, the navigation).
+
+The page's sections are cut from its indexed text (``dialects.prose``): the source with
+admonition, tab and details markers turned into their titles, line for line.
 """
 
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
 
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from askdocs.corpus.dialects import Dialect
+from askdocs.corpus.dialects.includes import Included
+from askdocs.corpus.dialects.parser import make_dialect_parser
+from askdocs.corpus.dialects.prose import index_lines
 from askdocs.corpus.frontmatter import FrontMatter, split_front_matter
 from askdocs.corpus.locales import locate, slug_from_path
-from askdocs.corpus.markdown import build_sections, first_h1, parse_headings
+from askdocs.corpus.markdown import build_sections, dialect_headings, first_h1
 from askdocs.errors import FrontMatterError
 from askdocs.types import Heading, Section
+
+TitleSource = Literal["front matter", "sidebar label", "h1", "file name"]
+_NUMBER_PREFIX = re.compile(r"^\d+[-_. ]+(?=\D)")
 
 
 @dataclass(frozen=True)
@@ -22,6 +40,15 @@ class ParseOptions:
     locales: tuple[str, ...]
     default_locale: str
     split_level: int
+    dialect: Dialect = "gfm"
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What one file's dialect parse understood (counts per construct) and did not."""
+
+    counts: tuple[tuple[str, int], ...] = ()
+    unknown: tuple[tuple[int, str], ...] = ()  # (1-based file line, construct)
 
 
 @dataclass(frozen=True)
@@ -35,20 +62,42 @@ class SourceDoc:
     headings: tuple[Heading, ...]
     sections: tuple[Section, ...]
     unknown_locale: str | None = None
+    title_source: TitleSource = "h1"
+    dialect: Dialect = "gfm"
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
     @property
     def path_slug(self) -> str:
-        return slug_from_path(self.base)
+        """The slug from the path; a Docusaurus ``id`` replaces the file name part."""
+        slug = slug_from_path(self.base)
+        if self.front.doc_id is None:
+            return slug
+        head, _, last = slug.rpartition("/")
+        if last == "index" and not head:
+            return slug
+        return f"{head}/{self.front.doc_id}" if head else self.front.doc_id
 
 
-def parse_document(text: str, rel: str, options: ParseOptions) -> SourceDoc:
-    """Parse one file's text; invalid front matter raises ``FrontMatterError``."""
+@cache
+def _block_parser(dialect: Dialect) -> MarkdownIt:
+    return make_dialect_parser(dialect).disable("inline")
+
+
+def parse_document(
+    text: str, rel: str, options: ParseOptions, included: Included | None = None
+) -> SourceDoc:
+    """Parse one file's text (its includes already expanded into ``included``, whose
+    counts and problems join the diagnostics); invalid front matter raises
+    ``FrontMatterError``."""
     known = (*options.locales, options.default_locale)
     located = locate(rel, known)
     split = split_front_matter(text, rel, known)
     locale = _locale(located.locale, split.front_matter, rel, options.default_locale)
-    headings = parse_headings(split.body, line_offset=split.body_line)
-    title = split.front_matter.title or first_h1(headings) or _file_title(located.base)
+    tokens = _block_parser(options.dialect).parse(split.body, {})
+    prose = index_lines(tokens, split.body)
+    headings = dialect_headings(tokens, line_offset=split.body_line)
+    title, source = _title(split.front_matter, first_h1(headings), tokens, located.base)
+    offset = split.body_line + 1
     return SourceDoc(
         rel=rel,
         base=located.base,
@@ -57,9 +106,56 @@ def parse_document(text: str, rel: str, options: ParseOptions) -> SourceDoc:
         body=split.body,
         title=title,
         headings=tuple(item.heading for item in headings),
-        sections=build_sections(split.body, headings, options.split_level),
+        sections=build_sections(prose.lines, headings, options.split_level),
         unknown_locale=located.unknown_locale,
+        title_source=source,
+        dialect=options.dialect,
+        diagnostics=_diagnostics(prose.counts, prose.unknown, offset, included),
     )
+
+
+def _diagnostics(
+    counts: Counter[str], unknown: list[tuple[int, str]], offset: int, included: Included | None
+) -> Diagnostics:
+    total = Counter(counts)
+    problems = [(line + offset, what) for line, what in unknown]
+    if included is not None:
+        total.update(included.counts)
+        problems.extend((line + 1, what) for line, what in included.problems)
+    return Diagnostics(tuple(sorted(total.items())), tuple(sorted(problems)))
+
+
+def _title(
+    front: FrontMatter, h1: str | None, tokens: list[Token], base: str
+) -> tuple[str, TitleSource]:
+    """Front matter ``title`` -> ``sidebar_label`` -> first H1 (Markdown, then HTML) ->
+    the file name made readable. (A navigation label, known only to the site, comes
+    between the sidebar label and the H1: ``site``.)"""
+    if front.title:
+        return front.title, "front matter"
+    if front.sidebar_label:
+        return front.sidebar_label, "sidebar label"
+    heading = h1 or _html_h1(tokens)
+    if heading:
+        return heading, "h1"
+    return readable_file_title(base), "file name"
+
+
+def _html_h1(tokens: list[Token]) -> str | None:
+    for token in tokens:
+        if token.type == "html_text" and token.meta.get("h1"):
+            return token.content
+    return None
+
+
+def readable_file_title(base: str) -> str:
+    """"guides/release-notes.md" -> "Release notes"; an index page takes its folder's name
+    ("Home" at the top)."""
+    folder, name = posixpath.split(posixpath.splitext(base)[0])
+    if name.lower() in ("index", "readme", "_index"):
+        name = posixpath.basename(folder) or "home"
+    words = _NUMBER_PREFIX.sub("", name).replace("-", " ").replace("_", " ").strip()
+    return (words[:1].upper() + words[1:]) if words else name
 
 
 def _locale(from_path: str | None, front: FrontMatter, rel: str, default: str) -> str:
@@ -68,7 +164,3 @@ def _locale(from_path: str | None, front: FrontMatter, rel: str, default: str) -
             rel, f"field 'locale': {front.locale!r} contradicts the file name ({from_path!r})"
         )
     return from_path or front.locale or default
-
-
-def _file_title(base: str) -> str:
-    return posixpath.splitext(posixpath.basename(base))[0]

@@ -1,7 +1,10 @@
 """YAML front matter: split it off, load it safely, validate the keys askdocs knows.
 
 Known keys: ``title``, ``slug``, ``audience`` (user | developer), ``order`` (integer),
-``locale``, ``description``, ``draft`` (boolean). Any other key is kept in ``meta``.
+``locale``, ``description``, ``draft`` (boolean), and the Docusaurus ones: ``id`` (the
+last part of the page's slug), ``sidebar_label`` (a title before the first H1),
+``sidebar_position`` (a number: the order when ``order`` is absent), ``unlisted`` (boolean:
+readable and searchable, left out of the reader's catalog). Any other key is kept in ``meta``.
 Every error names the file, the line and the field. Pure: text in, values out.
 """
 
@@ -20,7 +23,11 @@ from askdocs.types import AUDIENCES, Audience
 _FENCE = re.compile(r"^---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _SLUG = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._~-]*(?:/[A-Za-z0-9_][A-Za-z0-9._~-]*)*$")
-KNOWN_KEYS = ("title", "slug", "audience", "order", "locale", "description", "draft")
+KNOWN_KEYS = (
+    *("title", "slug", "audience", "order", "locale", "description", "draft"),
+    *("id", "sidebar_label", "sidebar_position", "unlisted"),
+)
+_DOC_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._~-]*$")
 ROOT_SLUG = "index"  # what a front-matter ``slug: /`` (the docs home) becomes
 
 
@@ -33,6 +40,10 @@ class FrontMatter:
     locale: str | None = None
     description: str | None = None
     draft: bool = False
+    doc_id: str | None = None
+    sidebar_label: str | None = None
+    sidebar_position: float | None = None
+    unlisted: bool = False
     meta: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -84,6 +95,10 @@ def _validate(
         locale=checker.choice("locale", locales),
         description=checker.text("description"),
         draft=checker.flag("draft"),
+        doc_id=checker.doc_id(),
+        sidebar_label=checker.text("sidebar_label"),
+        sidebar_position=checker.number("sidebar_position"),
+        unlisted=checker.flag("unlisted"),
         meta={key: value for key, value in values.items() if key not in KNOWN_KEYS},
     )
 
@@ -119,6 +134,22 @@ class _Checker:
         if not _SLUG.match(cleaned) or ".." in cleaned.split("/"):
             raise self.fail("slug", f"{value!r} is not a valid slug (letters, digits, ._~- and /)")
         return cleaned
+
+    def doc_id(self) -> str | None:
+        value = self.text("id")
+        if value is None:
+            return None
+        if not _DOC_ID.match(value):
+            raise self.fail("id", f"{value!r} is not a valid id (letters, digits, ._~-)")
+        return value
+
+    def number(self, key: str) -> float | None:
+        value = self.values.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(key, f"must be a number, not {value!r}")
+        return float(value)
 
     def audience(self) -> Audience | None:
         value = self.values.get("audience")

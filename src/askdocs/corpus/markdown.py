@@ -166,8 +166,43 @@ def plain_text(children: Iterable[Token]) -> str:
     return "".join(parts)
 
 
+def dialect_headings(tokens: Sequence[Token], line_offset: int = 0) -> tuple[ParsedHeading, ...]:
+    """Headings of a dialect parse (block tokens, inline unparsed). A heading is a section
+    boundary unless it sits in a blockquote, a list, or an indented dialect block (an
+    MkDocs admonition or content tab): fenced and MDX blocks are transparent, as they are
+    to the eval labels' heading rule."""
+    env: dict[str, object] = {}
+
+    def children(inline: Token) -> Sequence[Token]:
+        parsed = _shared_parser().parseInline(inline.content, env)
+        return parsed[0].children or () if parsed else ()
+
+    return _headings(tokens, line_offset, children, _boundaries(tokens))
+
+
+def _boundaries(tokens: Sequence[Token]) -> set[int]:
+    stack: list[Token] = []
+    result: set[int] = set()
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and all(_transparent(item) for item in stack):
+            result.add(index)
+        if token.nesting == 1:
+            stack.append(token)
+        elif token.nesting == -1 and stack:
+            stack.pop()
+    return result
+
+
+def _transparent(token: Token) -> bool:
+    block = token.meta.get("block") if token.type == "dialect_open" else None
+    return block is not None and not getattr(block, "indented", False)
+
+
 def _headings(
-    tokens: Sequence[Token], line_offset: int, children: Callable[[Token], Sequence[Token]]
+    tokens: Sequence[Token],
+    line_offset: int,
+    children: Callable[[Token], Sequence[Token]],
+    boundaries: set[int] | None = None,
 ) -> tuple[ParsedHeading, ...]:
     found: list[tuple[int, Token, Token, str, str | None]] = []
     for index, token in enumerate(tokens):
@@ -184,7 +219,8 @@ def _headings(
     for (index, token, _, text, _), section_id in zip(found, ids, strict=True):
         start, end = token.map or (0, 0)
         heading = Heading(int(token.tag[1]), text, section_id, start + 1 + line_offset)
-        result.append(ParsedHeading(heading, index, start, end, token.level == 0))
+        top = token.level == 0 if boundaries is None else index in boundaries
+        result.append(ParsedHeading(heading, index, start, end, top))
     return tuple(result)
 
 
@@ -236,14 +272,16 @@ def _walk_images(children: Sequence[Token]) -> Iterable[Token]:
 
 
 def build_sections(
-    text: str, headings: Sequence[ParsedHeading], split_level: int
+    text: str | Sequence[str], headings: Sequence[ParsedHeading], split_level: int
 ) -> tuple[Section, ...]:
     """Cut ``text`` at top-level headings of level <= ``split_level``.
 
     Text before the first such heading becomes a lead section (``heading=None``) when not
     blank. A section's text excludes its heading line; deeper headings stay inside it.
+    ``text`` may be given as its lines (one entry per source line, an entry may hold
+    several lines: ``dialects.prose``), which the headings' line spans index.
     """
-    lines = text.split("\n")
+    lines = text.split("\n") if isinstance(text, str) else list(text)
     cuts = [h for h in headings if h.top_level and h.heading.level <= split_level]
     sections: list[Section] = []
     first = cuts[0].start if cuts else len(lines)

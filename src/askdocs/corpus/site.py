@@ -9,11 +9,11 @@ with their original, apply first-root-wins on slugs, then chunk. Per-file proble
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from askdocs import chunking
 from askdocs.corpus.cache import CorpusCache, EntryKey, FileEntry, SiteCache, load_entry
-from askdocs.corpus.documents import ParseOptions, SourceDoc
+from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.snapshot import CorpusSnapshot
 from askdocs.corpus.sources import Root, resolve_roots, scan_root
 from askdocs.settings import CorpusSettings, SiteConfig
@@ -33,6 +33,8 @@ class _Run:
     warnings: list[str] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # slug -> "root-index:path"
     pages: list[tuple[Page, tuple[Chunk, ...]]] = field(default_factory=list)
+    dialects: list[tuple[str, str, str]] = field(default_factory=list)
+    diagnostics: list[tuple[str, Diagnostics]] = field(default_factory=list)
 
 
 def read_site(
@@ -56,8 +58,12 @@ def _finish(run: _Run) -> CorpusSnapshot:
     last = run.state.last
     if last is not None and last.same_content(run.pages, run.errors, run.warnings):
         return last
-    snapshot = CorpusSnapshot.build(
-        run.site.id, run.options.default_locale, run.pages, run.errors, run.warnings
+    snapshot = replace(
+        CorpusSnapshot.build(
+            run.site.id, run.options.default_locale, run.pages, run.errors, run.warnings
+        ),
+        dialects=tuple(run.dialects),
+        diagnostics=tuple(run.diagnostics),
     )
     run.state.last = snapshot
     return snapshot
@@ -67,7 +73,8 @@ def _read_root(run: _Run, root: Root) -> None:
     scan = scan_root(root)
     run.errors.extend(scan.errors)
     docs: list[tuple[FileEntry, SourceDoc]] = []
-    settings = (run.options, run.settings.max_markdown_bytes)
+    settings = (replace(run.options, dialect=root.dialect), run.settings.max_markdown_bytes)
+    run.dialects.append((str(root.path), root.dialect, root.detection.reason))
     for candidate in scan.files:
         key = (str(root.path), candidate.rel)
         entry = load_entry(
@@ -78,6 +85,7 @@ def _read_root(run: _Run, root: Root) -> None:
             run.errors.append(entry.result)
         else:
             docs.append((entry, entry.result))
+            run.diagnostics.append((entry.result.rel, entry.result.diagnostics))
     local: dict[str, str] = {}
     for group in _groups(run, docs):
         _add_group(run, root, group, local)
@@ -138,7 +146,7 @@ def _add_page(
     if doc is not original and doc.front.slug not in (None, slug):
         run.warnings.append(f"{doc.rel}: 'slug' of a translation is ignored (uses {slug!r})")
     audience = original.front.audience or root.audience
-    order = original.front.order
+    order = _order(original)
     description = doc.front.description or original.front.description
     inputs = (run.site.id, str(root.path), slug, audience, order, description)
     page = entry.page_for(
@@ -156,7 +164,8 @@ def _add_page(
             body=doc.body,
             headings=doc.headings,
             sections=doc.sections,
-            meta=dict(doc.front.meta),
+            meta=_meta(doc),
+            dialect=doc.dialect,
         ),
     )
     template = root.url_template or (
@@ -170,3 +179,18 @@ def _add_page(
         ),
     )
     run.pages.append((page, chunks))
+
+
+def _order(doc: SourceDoc) -> int | None:
+    """Front matter ``order``, else Docusaurus ``sidebar_position`` (x100, to keep 1.5)."""
+    if doc.front.order is not None:
+        return doc.front.order
+    position = doc.front.sidebar_position
+    return None if position is None else round(position * 100)
+
+
+def _meta(doc: SourceDoc) -> dict[str, object]:
+    meta = dict(doc.front.meta)
+    if doc.front.unlisted:
+        meta["unlisted"] = True
+    return meta

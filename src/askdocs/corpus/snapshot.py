@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from askdocs.chunking import CHUNKER_VERSION
+from askdocs.corpus.documents import Diagnostics
 from askdocs.types import Chunk, Page, PageError
 
 
@@ -27,6 +28,11 @@ class CorpusSnapshot:
     page_chunks: tuple[tuple[Chunk, ...], ...] = field(default=(), repr=False, compare=False)
     _index: dict[tuple[str, str], int] = field(
         default_factory=dict, repr=False, compare=False, hash=False
+    )
+    # (root, dialect, why) per root, and each read file's dialect diagnostics
+    dialects: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
+    diagnostics: tuple[tuple[str, Diagnostics], ...] = field(
+        default=(), repr=False, compare=False
     )
 
     @classmethod

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askdocs.chunking import URL_FIELDS, template_fields
+from askdocs.corpus.dialects import Dialect
+from askdocs.corpus.dialects.detect import Detection, detect_dialect
 from askdocs.corpus.globs import GlobSet, compile_globs
 from askdocs.corpus.safe_read import StatKey, file_kind
 from askdocs.errors import ConfigError
@@ -32,6 +34,11 @@ class Root:
     include: GlobSet
     exclude: GlobSet
     url_template: str | None
+    detection: Detection = Detection("gfm", "default")
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.detection.dialect
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ def resolve_roots(site: SiteConfig) -> list[Root]:
         check_url_template(template)
     roots = []
     for index, config in enumerate(site.roots):
-        root = _resolve_root(index, config)
+        root = _resolve_root(index, config, site.dialect)
         if root is not None:
             roots.append(root)
     return roots
@@ -69,7 +76,7 @@ def check_url_template(template: str) -> None:
         raise ConfigError(f"URL template {template!r} may only use {allowed}")
 
 
-def _resolve_root(index: int, config: RootConfig) -> Root | None:
+def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Root | None:
     if config.url_template is not None:
         check_url_template(config.url_template)
     include, exclude = compile_globs(config.include), compile_globs(config.exclude)
@@ -81,7 +88,8 @@ def _resolve_root(index: int, config: RootConfig) -> Root | None:
     real = path.resolve(strict=True)
     if not real.is_dir():
         raise ConfigError(f"docs root {path} is not a folder")
-    return Root(index, real, config.audience, include, exclude, config.url_template)
+    detection = detect_dialect(real, config.dialect or dialect)
+    return Root(index, real, config.audience, include, exclude, config.url_template, detection)
 
 
 def scan_root(root: Root) -> Scan:
