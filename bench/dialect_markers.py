@@ -47,7 +47,8 @@ def measure(folder: Path) -> str:
     for chunk in snapshot.chunks:
         total.update(markers(chunk.text))
     bare = [
-        p.path for p in snapshot.pages
+        p.path
+        for p in snapshot.pages
         if p.title == posixpath.splitext(posixpath.basename(p.path))[0]
     ]
     counts = " ".join(f"{m}={total[m]}" for m in ("!!!", "???", "===", ":::", "///"))

@@ -57,7 +57,8 @@ def test_an_edit_recomputes_only_that_chunk() -> None:
 
 def test_a_payload_only_change_keeps_the_dense_vector_but_not_the_sparse_one() -> None:
     docs = corpus(pages=1, sections=1)
-    moved = [replace(docs[0], url="/elsewhere", heading_trail=("Top", docs[0].heading))]
+    # the title joining the trail leaves the embedded heading path as it was
+    moved = [replace(docs[0], url="/elsewhere", heading_trail=(docs[0].title, docs[0].heading))]
     plan = plan_points(
         "docs", moved, stored(docs), keep_sites={"docs": ""},
         reuse_dense=True, reuse_sparse=True, sparse=fresh_sparse,

@@ -80,7 +80,7 @@ class SourceDoc:
 
 @cache
 def _block_parser(dialect: Dialect) -> MarkdownIt:
-    return make_dialect_parser(dialect).disable("inline")
+    return make_dialect_parser(dialect).disable(["inline", "github-tasklists", "footnote_tail"])
 
 
 def parse_document(
@@ -106,7 +106,7 @@ def parse_document(
         body=split.body,
         title=title,
         headings=tuple(item.heading for item in headings),
-        sections=build_sections(prose.lines, headings, options.split_level),
+        sections=build_sections(prose.lines, headings, options.split_level, prose.code),
         unknown_locale=located.unknown_locale,
         title_source=source,
         dialect=options.dialect,
@@ -149,7 +149,7 @@ def _html_h1(tokens: list[Token]) -> str | None:
 
 
 def readable_file_title(base: str) -> str:
-    """"guides/release-notes.md" -> "Release notes"; an index page takes its folder's name
+    """ "guides/release-notes.md" -> "Release notes"; an index page takes its folder's name
     ("Home" at the top)."""
     folder, name = posixpath.split(posixpath.splitext(base)[0])
     if name.lower() in ("index", "readme", "_index"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -272,29 +272,49 @@ def _walk_images(children: Sequence[Token]) -> Iterable[Token]:
 
 
 def build_sections(
-    text: str | Sequence[str], headings: Sequence[ParsedHeading], split_level: int
+    text: str | Sequence[str],
+    headings: Sequence[ParsedHeading],
+    split_level: int,
+    code: Collection[int] = frozenset(),
 ) -> tuple[Section, ...]:
     """Cut ``text`` at top-level headings of level <= ``split_level``.
 
     Text before the first such heading becomes a lead section (``heading=None``) when not
     blank. A section's text excludes its heading line; deeper headings stay inside it.
     ``text`` may be given as its lines (one entry per source line, an entry may hold
-    several lines: ``dialects.prose``), which the headings' line spans index.
+    several lines: ``dialects.prose``), which the headings' line spans index; then runs of
+    blank lines outside ``code`` (line numbers) shrink to one, as a rewrite leaves some.
     """
     lines = text.split("\n") if isinstance(text, str) else list(text)
+    squeeze = None if isinstance(text, str) else code
     cuts = [h for h in headings if h.top_level and h.heading.level <= split_level]
     sections: list[Section] = []
     first = cuts[0].start if cuts else len(lines)
-    lead = trim_blank_lines("\n".join(lines[:first]))
+    lead = trim_blank_lines(_joined(lines, 0, first, squeeze))
     if lead:
         sections.append(Section(heading=None, trail=(), text=lead))
     stack: list[Heading] = []
     for position, item in enumerate(cuts):
         stop = cuts[position + 1].start if position + 1 < len(cuts) else len(lines)
         stack = [h for h in stack if h.level < item.heading.level] + [item.heading]
-        body = trim_blank_lines("\n".join(lines[item.end : stop]))
+        body = trim_blank_lines(_joined(lines, item.end, stop, squeeze))
         sections.append(Section(item.heading, tuple(h.text for h in stack), body))
     return tuple(sections)
+
+
+def _joined(lines: Sequence[str], start: int, stop: int, squeeze: Collection[int] | None) -> str:
+    """Lines ``start:stop`` joined; with ``squeeze`` (code line numbers), a blank line right
+    after another blank line outside code is left out."""
+    if squeeze is None:
+        return "\n".join(lines[start:stop])
+    kept: list[str] = []
+    blank_before = False
+    for index in range(start, min(stop, len(lines))):
+        blank = not lines[index].strip()
+        if not (blank and blank_before and index not in squeeze):
+            kept.append(lines[index])
+        blank_before = blank
+    return "\n".join(kept)
 
 
 def trim_blank_lines(text: str) -> str:

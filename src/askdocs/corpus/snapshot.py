@@ -31,9 +31,7 @@ class CorpusSnapshot:
     )
     # (root, dialect, why) per root, and each read file's dialect diagnostics
     dialects: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
-    diagnostics: tuple[tuple[str, Diagnostics], ...] = field(
-        default=(), repr=False, compare=False
-    )
+    diagnostics: tuple[tuple[str, Diagnostics], ...] = field(default=(), repr=False, compare=False)
 
     @classmethod
     def build(

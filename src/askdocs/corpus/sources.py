@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from askdocs.chunking import URL_FIELDS, template_fields
@@ -34,7 +34,7 @@ class Root:
     include: GlobSet
     exclude: GlobSet
     url_template: str | None
-    detection: Detection = Detection("gfm", "default")
+    detection: Detection = field(default_factory=lambda: Detection("gfm", "default"))
 
     @property
     def dialect(self) -> Dialect:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from markdown_it import MarkdownIt
+from markdown_it.ruler import RuleOptionsType
 from markdown_it.rules_block import StateBlock
 
 from askdocs.corpus.dialects.tokens import Block
@@ -22,7 +23,7 @@ _STUB = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _DOTTED = re.compile(r"^:::[ \t]+[A-Za-z_]\w*(?:\.\w+)+[ \t]*$")
 _ABBR = re.compile(r"^\*\[([^\]\n]+)\]:[ \t]*(.*)$")
 BODY_INDENT = 4
-_ALT = {"alt": ["paragraph", "reference", "blockquote", "list"]}
+_ALT: RuleOptionsType = {"alt": ["paragraph", "reference", "blockquote", "list"]}
 
 
 def _line(state: StateBlock, line: int) -> str:
@@ -69,7 +70,7 @@ def _push_body(state: StateBlock, block: Block, start: int, stop: int, indent: i
     old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
     token = state.push("dialect_open", "div", 1)
     token.block, token.map, token.meta = True, [start, stop], {"block": block}
-    state.parentType, state.lineMax, state.blkIndent = "dialect", stop, indent  # type: ignore[assignment]
+    state.parentType, state.lineMax, state.blkIndent = "dialect", stop, indent
     state.md.block.tokenize(state, start + 1, stop)
     state.push("dialect_close", "div", -1).block = True
     state.parentType, state.lineMax, state.blkIndent = old_parent, old_max, old_indent

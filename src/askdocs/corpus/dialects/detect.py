@@ -34,9 +34,17 @@ _CONFIGS: tuple[tuple[str, Dialect], ...] = (
     (".vitepress/config.mts", "vitepress"),
     (".vitepress/config.mjs", "vitepress"),
 )
+_MKDOCS = (
+    r"^\s*(?:!!!|\?\?\?\+?) ?\w|^\s*=== \"|^/{3,} ?\w|^\{% include|^-{2,}8<-{2,}"
+    r"|^::: \w+\.|^\{\* "
+)
+_DOCUSAURUS = (
+    r"^import \w+ from ['\"]@(?:theme|site)/|^:::(?:note|tip|info|warning|danger|caution)\b"
+    r"|^sidebar_(?:position|label):"
+)
 _SIGNS: tuple[tuple[Dialect, re.Pattern[str]], ...] = (
-    ("mkdocs", re.compile(r"^\s*(?:!!!|\?\?\?\+?) ?\w|^\s*=== \"|^/{3,} ?\w|^\{% include|^-{2,}8<-{2,}|^::: \w+\.|^\{\* ", re.M)),
-    ("docusaurus", re.compile(r"^import \w+ from ['\"]@(?:theme|site)/|^:::(?:note|tip|info|warning|danger|caution)\b|^sidebar_(?:position|label):", re.M)),
+    ("mkdocs", re.compile(_MKDOCS, re.M)),
+    ("docusaurus", re.compile(_DOCUSAURUS, re.M)),
     ("vitepress", re.compile(r"^::: (?:tip|info|warning|danger|details|code-group)\b", re.M)),
     ("myst", re.compile(r"^(?:`{3,}|:{3,})\{[a-z][\w-]*\}|^\([\w-]+\)=\s*$", re.M)),
 )

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _INCLUDE = re.compile(
-    r"""^(?P<indent>[ \t]*)(?:\{%-?\s*include(?P<md>-markdown)?\s+(?P<q1>["'])(?P<p1>[^"']+)(?P=q1)(?P<opts>[^%]*)-?%\}"""
+    r"^(?P<indent>[ \t]*)(?:"
+    r"""\{%-?\s*include(?:-markdown)?\s+(?P<q1>["'])(?P<p1>[^"']+)(?P=q1)(?P<opts>[^%]*)-?%\}"""
     r"""|-{2,}8<-{2,}\s+(?P<q2>["'])(?P<p2>[^"']+)(?P=q2)"""
-    r"""|\{\*\s*(?P<p3>\S+)[^*]*\*\})\s*$"""
+    r"|\{\*\s*(?P<p3>\S+)[^*]*\*\})\s*$"
 )
 _OPTION = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 MAX_DEPTH = 4
@@ -119,7 +120,10 @@ def candidates(target: str, rel: str) -> list[str]:
 
 
 def _between(text: str, options: str) -> str:
-    values = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3) for m in _OPTION.finditer(options)}
+    values = {
+        m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+        for m in _OPTION.finditer(options)
+    }
     start, end = values.get("start"), values.get("end")
     if start and start in text:
         text = text.split(start, 1)[1]

@@ -146,9 +146,13 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
     end = fence.map[1] if fence.map else start + len(lines) + 2
     if name in MYST_CODE:
         fence.info, fence.content = argument, body
+        fence.meta["open_line"] = fence.markup + argument
+        fence.meta["drop"] = [start + 1 + i for i in range(options)]
         return [fence]
     block = _myst_block(name, argument)
     block.closer = end - 1
+    if block.kind == "tabset":
+        block.drop.append(start)
     block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if name in MYST_DROPPED:
         block.kind, block.drop = "dropped", list(range(start + 1, end - 1))
@@ -244,7 +248,11 @@ def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
         if opened is not None:
             _flush(out, text, token)
             out.append(opened)
-        elif item.name.lower() == "a" and not item.closing and ("id" in item.attrs or "name" in item.attrs):
+        elif (
+            item.name.lower() == "a"
+            and not item.closing
+            and ("id" in item.attrs or "name" in item.attrs)
+        ):
             _flush(out, text, token)
             anchor = Token("html_anchor", "span", 0)
             anchor.attrs = {"id": item.attrs.get("id") or item.attrs.get("name", "")}
@@ -343,17 +351,19 @@ def group_tabs(state: StateCore) -> None:
     result: list[Token] = []
     parents: list[Block] = []
     run_depth: int | None = None
+    family = ""
     for token in state.tokens:
         block = token.meta.get("block") if token.type == "dialect_open" else None
         is_tab = isinstance(block, Block) and block.kind == "tab"
         depth = len(parents)
-        continues = is_tab and isinstance(block, Block) and block.name != "new"
+        kind = "code" if isinstance(block, Block) and block.name == "code" else "content"
+        continues = is_tab and isinstance(block, Block) and block.name != "new" and kind == family
         if run_depth is not None and depth == run_depth and not continues:
             result.append(close_token(token.level))
             run_depth = None
         if is_tab and run_depth is None and not (parents and parents[-1].kind == "tabset"):
             result.append(open_token(Block("tabset"), token.map, token.level))
-            run_depth = depth
+            run_depth, family = depth, kind
         result.append(token)
         if isinstance(block, Block):
             parents.append(block)
@@ -371,6 +381,6 @@ RULES_KEY = "askdocs_dialect_rules"
 
 def run_rules(state: StateCore) -> None:
     """Every rule the parser was configured with (``RULES_KEY`` in its options), in order."""
-    rules = state.md.options.get(RULES_KEY, BASE_RULES + (group_tabs,))
+    rules = state.md.options.get(RULES_KEY, (*BASE_RULES, group_tabs))
     for rule in rules:
         rule(state)

@@ -75,6 +75,11 @@ def _collect(token: Token, edits: _Edits, prose: Prose, count: int) -> None:
     span = token.map
     if token.type in ("fence", "code_block") and span:
         edits.code.update(range(span[0], min(span[1], count)))
+        if "open_line" in token.meta:
+            edits.label[span[0]] = str(token.meta["open_line"])
+            edits.blank.update(token.meta.get("drop", ()))
+    elif token.type == "myst_target" and span:
+        edits.blank.add(span[0])
     elif token.type == "heading_open" and token.markup in SETEXT and span:
         edits.blank.add(span[1] - 1)
         edits.label[span[0]] = "#" * int(token.tag[1]) + " " + "{text}"
@@ -99,7 +104,7 @@ def _block(
         return
     label = _label(block)
     if block.kind == "tab" and block.name == "code":
-        edits.before[start] = label
+        edits.before[start] = label or ""
     elif label is not None and not _from_html(token):
         edits.label[start] = label
     if block.indented:
@@ -142,7 +147,7 @@ def _label(block: Block) -> str | None:
         return f"Reference to `{block.name}`."
     if block.kind == "abbreviation":
         return f"{block.name}: {title}"
-    return ""  # a tab set's own marker line, if any
+    return None  # a tab set has no title (MyST's marker line is dropped)
 
 
 def _line(index: int, line: str, edits: _Edits) -> str:
@@ -156,6 +161,7 @@ def _line(index: int, line: str, edits: _Edits) -> str:
         return indent + text if text else ""
     if index in edits.alerts:
         line = _ALERT_MARK.sub(lambda m: readable_name(m.group(1).lower()) + ": ", line, count=1)
+        line = line.rstrip()
     if index in edits.before:
         fence = _ATTR_INFO.sub(r"\1\2", _TAB_ATTR.sub("", line))
         return f"{edits.before[index]}\n{fence}"

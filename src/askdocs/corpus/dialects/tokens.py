@@ -67,6 +67,6 @@ def block_of(token: Token) -> Block:
 
 
 def readable_name(name: str) -> str:
-    """"warning" -> "Warning", "see-also" -> "See also"."""
+    """ "warning" -> "Warning", "see-also" -> "See also"."""
     words = name.replace("-", " ").replace("_", " ").strip()
     return words[:1].upper() + words[1:]
