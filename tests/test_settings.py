@@ -28,3 +28,15 @@ def test_unknown_key_is_refused(tmp_path: Path) -> None:
     config.write_text("no_such_setting = 1\n")
     with pytest.raises(ConfigError, match="no_such_setting"):
         load_settings(config)
+
+
+def test_relative_root_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    config = folder / "askdocs.toml"
+    config.write_text(
+        '[[sites]]\nid = "a"\n[[sites.roots]]\npath = "docs"\n'
+        '[[sites.roots]]\npath = "/srv/abs"\naudience = "developer"\n'
+    )
+    [site] = load_settings(config).sites
+    assert [root.path for root in site.roots] == [folder / "docs", Path("/srv/abs")]

@@ -316,6 +316,7 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     file_values: dict[str, Any] = _read_toml(path) if path is not None else {}
     if path is not None:
         file_values["config_file"] = path
+        _anchor_root_paths(file_values, Path(os.path.abspath(path.parent)))
     explicit = {k: v for k, v in overrides.items() if v is not None}
 
     class _Loaded(Settings):
@@ -348,6 +349,17 @@ class _DictSource(PydanticBaseSettingsSource):
 
     def __call__(self) -> dict[str, Any]:
         return dict(self._values)
+
+
+def _anchor_root_paths(values: dict[str, Any], folder: Path) -> None:
+    """A relative ``[[sites.roots]] path`` in a config file is relative to the file's folder."""
+    for site in values.get("sites") or []:
+        if not isinstance(site, dict):
+            continue
+        for root in site.get("roots") or []:
+            if isinstance(root, dict) and isinstance(root.get("path"), str):
+                path = Path(root["path"]).expanduser()
+                root["path"] = str(path if path.is_absolute() else folder / path)
 
 
 def _env_config_file() -> Path | None:
