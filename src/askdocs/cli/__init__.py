@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "search": "askdocs.cli.engine:search",
     "eval": "askdocs.cli.engine:eval_command",
     "serve": "askdocs.cli.serve:serve",
+    "init": "askdocs.cli.init:init",
     "users": "askdocs.cli.users:users",
     "orgs": "askdocs.cli.orgs:orgs",
     "token": "askdocs.cli.users:token",
