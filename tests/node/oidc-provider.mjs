@@ -62,7 +62,7 @@ async function retoken(idToken, mode) {
 }
 
 const page = (uid, note) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Test provider</title></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Test provider</title></head>
 <body style="font-family: sans-serif; max-width: 26rem; margin: 3rem auto">
 <h1>Test OpenID provider</h1><p>${note}</p>
 <form method="post" action="/interaction/${uid}/login">

@@ -56,6 +56,11 @@ class MeOut(Wire):
     method: str  # password | oidc | invitation | token
 
 
+class SessionStateOut(Wire):
+    signed_in: bool
+    me: MeOut | None
+
+
 class SessionOut(Wire):
     id: str
     method: str

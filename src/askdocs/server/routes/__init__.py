@@ -13,5 +13,6 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.invitations",
     "askdocs.server.routes.orgs",
     "askdocs.server.routes.reader",
+    "askdocs.server.routes.account_pages",
     "askdocs.server.routes.web",
 )

@@ -16,7 +16,7 @@ import anyio
 from fastapi import APIRouter, Request, Response
 
 from askdocs.auth.attempts import count_attempt
-from askdocs.auth.web import check_origin
+from askdocs.auth.web import check_origin, optional_identify
 from askdocs.errors import AuthError, NotFound
 from askdocs.server.deps import runtime_of, visitor_of
 from askdocs.server.signin import (
@@ -37,6 +37,7 @@ from askdocs.users.wire import (
     PasswordIn,
     SessionListOut,
     SessionOut,
+    SessionStateOut,
     SignInIn,
     UserOut,
 )
@@ -81,6 +82,21 @@ async def me(response: Response, accounts: AccountsDep, signed_in: SignedInDep) 
     response.headers["Cache-Control"] = "no-store"
     user, session = signed_in.principal.user, signed_in.session
     return await anyio.to_thread.run_sync(me_of, accounts, user, session)
+
+
+@router.get("/session")
+async def session_state(
+    request: Request, response: Response, accounts: AccountsDep
+) -> SessionStateOut:
+    """Like ``/me``, but 200 ``{"signedIn": false}`` for a visitor (pages ask this first)."""
+    response.headers["Cache-Control"] = "no-store"
+    found = await anyio.to_thread.run_sync(
+        optional_identify, accounts.settings, accounts, facts_of(request)
+    )
+    if found is None:
+        return SessionStateOut(signed_in=False, me=None)
+    me = await anyio.to_thread.run_sync(me_of, accounts, found.principal.user, found.session)
+    return SessionStateOut(signed_in=True, me=me)
 
 
 @router.post("/sign-out", status_code=204)

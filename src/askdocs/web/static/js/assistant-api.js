@@ -1,6 +1,7 @@
 // The signed-in assistant's HTTP API: threads, the chat stream (the AI SDK UI message
 // stream, parsed frame by frame), and applying a proposal. Same-origin only; the bearer
-// token travels in the Authorization header, never in a URL.
+// token travels in the Authorization header, never in a URL. Without a token the session
+// cookie signs the requests, and changes carry the session's CSRF token.
 import { ApiError } from "./api.js";
 
 const THREADS = "/api/v1/assistant/threads";
@@ -21,12 +22,14 @@ async function failure(response) {
 }
 
 export class AssistantApi {
-  constructor(token) {
+  constructor(token, csrf = "") {
     this.token = token;
+    this.csrf = csrf;
   }
 
   headers(extra = {}) {
-    return { Authorization: `Bearer ${this.token}`, Accept: "application/json", ...extra };
+    const auth = this.token ? { Authorization: `Bearer ${this.token}` } : { "X-CSRF-Token": this.csrf };
+    return { ...auth, Accept: "application/json", ...extra };
   }
 
   async request(method, path, body, signal) {

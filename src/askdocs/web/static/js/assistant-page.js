@@ -1,7 +1,8 @@
-// /assistant: sign in with a bearer token (pasted, or left in sessionStorage by the app
-// that opened this page), then mount the assistant. The token lives in this tab's
-// sessionStorage only: never in a URL, a cookie or localStorage.
+// /assistant: the signed-in person's session (cookie) when there is one; else a bearer
+// token (pasted, or left in sessionStorage by the app that opened this page). The token
+// lives in this tab's sessionStorage only: never in a URL, a cookie or localStorage.
 import { ApiError } from "./api.js";
+import { Session } from "./account-api.js";
 import { AssistantApi } from "./assistant-api.js";
 import { mountAssistant } from "./assistant.js";
 
@@ -43,7 +44,10 @@ function signInView(message = "") {
   document.getElementById("threads-toggle").hidden = true;
   const heading = el("h1", "", "Sign in to the assistant");
   heading.id = "signin-title";
-  const help = el("p", "", "Paste your access token. An operator creates one on the server with ");
+  const signInLink = el("a", "primary-button sso-button", "Sign in with your account");
+  signInLink.id = "signin-account";
+  signInLink.href = `/sign-in?${new URLSearchParams({ next: "/assistant" })}`;
+  const help = el("p", "", "Or paste an access token. An operator creates one on the server with ");
   help.append(el("code", "", "askdocs token create --email you@example.com"), ".");
   const label = el("label", "signin-label", "Access token");
   label.htmlFor = "signin-token";
@@ -58,7 +62,7 @@ function signInView(message = "") {
   button.type = "submit";
   const form = el("form", "signin-card");
   form.setAttribute("aria-labelledby", "signin-title");
-  form.append(heading, help, label, input, note, error, button);
+  form.append(heading, signInLink, help, label, input, note, error, button);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const token = input.value.trim().replace(/^Bearer\s+/i, "");
@@ -88,27 +92,41 @@ function signInView(message = "") {
   input.focus();
 }
 
+let session = null;
+
 function start(token) {
   signOut.hidden = false;
   mounted = mountAssistant({
     root,
     token,
+    csrf: session ? session.csrf : "",
     siteId: config.site || null,
     maxChars: config.maxMessageChars || 32000,
     onUnauthorized: () => {
       store("");
-      signInView("Your session has ended. Sign in again with a new token.");
+      session = null;
+      signInView("Your session has ended. Sign in again.");
     },
   });
 }
 
-signOut.addEventListener("click", () => {
+signOut.addEventListener("click", async () => {
   store("");
   document.body.classList.remove("threads-open");
+  if (session) {
+    await session.signOut().catch(() => {});
+    session = null;
+  }
   signInView();
 });
 
-const token = storedToken();
-if (token) start(token);
-else signInView();
-document.body.dataset.ready = "true";
+async function main() {
+  session = await Session.current().catch(() => null);
+  const token = storedToken();
+  if (session) start("");
+  else if (token) start(token);
+  else signInView();
+  document.body.dataset.ready = "true";
+}
+
+main();

@@ -63,8 +63,8 @@ function intro() {
   return box;
 }
 
-export function mountAssistant({ root, token, siteId = null, maxChars = 32000, onUnauthorized }) {
-  const api = new AssistantApi(token);
+export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars = 32000, onUnauthorized }) {
+  const api = new AssistantApi(token, csrf);
   const ui = layout(maxChars);
   root.replaceChildren(ui.threads, ui.scrim, ui.main);
   const toggle = document.getElementById("threads-toggle");

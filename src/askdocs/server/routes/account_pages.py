@@ -1,0 +1,40 @@
+"""The account pages: ``/sign-in``, ``/invite/{token}`` and the admin area ``/admin``.
+
+One template (``account.html``) and one script decide what to show from the page kind; all
+data comes from the REST API with the caller's session, so these pages carry no secrets and
+are never framed. The invitation token stays in the path: the page reads it from there.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from askdocs.server.deps import settings_of
+from askdocs.server.routes.web import page_headers, render
+
+router = APIRouter(include_in_schema=False)
+TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin"}
+
+
+def account_page(request: Request, kind: str) -> HTMLResponse:
+    oidc = settings_of(request).auth.oidc
+    config = {"page": kind, "oidc": bool(oidc.issuer), "oidcName": oidc.display_name}
+    title = f"{TITLES[kind]} — askdocs"
+    headers = {**page_headers("'none'"), "Referrer-Policy": "no-referrer"}
+    return HTMLResponse(render("account.html", config, title), headers=headers)
+
+
+@router.get("/sign-in")
+def sign_in_page(request: Request) -> HTMLResponse:
+    return account_page(request, "sign-in")
+
+
+@router.get("/invite/{token}")
+def invite_page(request: Request, token: str) -> HTMLResponse:
+    return account_page(request, "invite")
+
+
+@router.get("/admin")
+def admin_page(request: Request) -> HTMLResponse:
+    return account_page(request, "admin")
