@@ -21,9 +21,10 @@ from markdown_it import MarkdownIt
 from askdocs.corpus import read_site
 from askdocs.settings import CorpusSettings
 from askdocs.sites import folder_site
+from shared_data import require, shared
 
 TREES = ("traefik-docs", "httpx-docs", "fastapi-docs", "frigate-docs")
-CORPORA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora"
+CORPORA = shared("corpora")
 MARKER = re.compile(r"^\s*(!!!|\?\?\?|===|:::|///)")
 _MD = MarkdownIt("js-default").disable("inline")
 
@@ -59,7 +60,9 @@ def measure(folder: Path) -> str:
 
 
 def main(folders: list[str]) -> None:
-    for folder in folders or [str(CORPORA / tree) for tree in TREES]:
+    chosen = folders or [str(CORPORA / tree) for tree in TREES]
+    require(*(Path(folder) for folder in chosen))
+    for folder in chosen:
         print(measure(Path(folder).resolve()))
 
 

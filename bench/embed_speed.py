@@ -24,8 +24,9 @@ from askdocs.embeddings.local import LocalEmbedder
 from askdocs.embeddings.local_model import bundled_model_dir
 from askdocs.settings import CorpusSettings
 from askdocs.sites import folder_site
+from shared_data import require, shared
 
-DEFAULT_DOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "fastapi-docs"
+DEFAULT_DOCS = shared("corpora", "fastapi-docs")
 QUERIES = ("How do I allow CORS?", "dependency with yield", "upload a file", "OAuth2 scopes")
 
 Encode = Callable[[Sequence[str]], np.ndarray]
@@ -88,6 +89,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--no-torch", action="store_true")
     args = parser.parse_args()
+    require(args.docs)
     texts = chunk_texts(args.docs, args.limit)
     chars = sum(len(t) for t in texts)
     print(f"{len(texts)} chunk texts from {args.docs} ({chars} chars), {args.threads} threads")

@@ -30,8 +30,9 @@ from askdocs.embeddings.registry import create_embedder
 from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site
+from shared_data import require, shared
 
-DEFAULT_DOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "fastapi-docs"
+DEFAULT_DOCS = shared("corpora", "fastapi-docs")
 EDITED_PAGE = "tutorial/cors.md"
 
 
@@ -100,6 +101,7 @@ def main() -> None:
     parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    require(args.docs)
     figures = run(args.docs)
     if args.json:
         print(json.dumps(figures))

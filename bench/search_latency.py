@@ -44,10 +44,11 @@ from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site
 from askdocs.types import Chunk
+from shared_data import require, shared
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = REPO.parent / "shared" / "corpora" / "fastapi-docs"
-QUESTIONS = REPO.parent / "shared" / "eval" / "fastapi-docs-dev.jsonl"
+DOCS = shared("corpora", "fastapi-docs")
+QUESTIONS = shared("eval", "fastapi-docs-dev.jsonl")
 SITE = "synth"
 
 
@@ -163,6 +164,7 @@ def main() -> None:
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    require(DOCS, QUESTIONS)
     if args.serve:
         print(json.dumps(serve(args.serve, args.queries)))
         return
