@@ -80,7 +80,8 @@ class SourceDoc:
 
 @cache
 def _block_parser(dialect: Dialect) -> MarkdownIt:
-    return make_dialect_parser(dialect).disable(["inline", "github-tasklists", "footnote_tail"])
+    disabled = ["inline", "dialect_inline", "github-tasklists", "footnote_tail"]
+    return make_dialect_parser(dialect).disable(disabled)
 
 
 def parse_document(

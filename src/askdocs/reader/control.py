@@ -24,6 +24,7 @@ from askdocs.reader.assets import ImageAsset, ImageFiles
 from askdocs.reader.ids import check_asset_id, check_locale, check_slug
 from askdocs.reader.labels import audience_label, category_label
 from askdocs.reader.links import article_href
+from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.reader.markup import MARKUP_VERSION, ImageRef, Markup, MarkupJob
 from askdocs.reader.pool import RenderFailed, RenderPool
 from askdocs.reader.sanitize import SANITIZER_VERSION
@@ -137,7 +138,7 @@ class DocsReader:
 
     def _markup(self, page: Page) -> Markup:
         """The page's placeholder markup, rendered in a worker under the time budget."""
-        key = (_digest(page.body), tuple(h.section_id for h in page.headings))
+        key = (_digest(f"{page.dialect}\n{page.body}"), tuple(h.section_id for h in page.headings))
         with self._lock:
             cached = self._markups.get(key)
             if cached is not None:
@@ -156,7 +157,8 @@ class DocsReader:
         if len(page.body.encode()) > self.settings.corpus.max_markdown_bytes:
             return "the page is over the Markdown size limit"
         try:
-            return self._pool.render(MarkupJob(page.body, heading_ids))
+            job = MarkupJob(page.body, heading_ids, dialect=_dialect(page.dialect))
+            return self._pool.render(job)
         except RenderFailed as exc:
             return str(exc)
 
@@ -243,3 +245,7 @@ def _valid_slug(slug: str) -> bool:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _dialect(name: str) -> Dialect:
+    return next((known for known in DIALECTS if known == name), "gfm")

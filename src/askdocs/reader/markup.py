@@ -3,8 +3,9 @@
 Pure and context-free: it knows nothing of other pages, files or URLs. Links and images
 come out as placeholders (``<askdocs-link n="3">``, ``<askdocs-link-end n="3">``,
 ``<askdocs-img n="4">``) with their targets listed beside the HTML, so the caller decides
-what each one becomes (``reader.finish``). Raw HTML is off, so any ``<`` from the source
-is escaped and a placeholder can only come from here.
+what each one becomes (``reader.finish``). Source HTML never passes through (see
+``reader.dialect_html``), so any ``<`` from the source is escaped or rebuilt from an
+allowlist, and a placeholder can only come from here.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-MARKUP_VERSION = "1"
+from askdocs.corpus.dialects import Dialect
+from askdocs.corpus.dialects.parser import make_dialect_parser
+from askdocs.reader.dialect_html import add_dialect_rules
+
+MARKUP_VERSION = "2"
 # The corpus's heading attribute block ("{#id}", "{ #id }", "{: #id .class }"), removed
 # from the visible heading text exactly as the corpus removes it from ``Heading.text``.
 _ATTRIBUTE_ID = re.compile(r"\s*\{:?\s*#[\w][\w.:-]*(?:\s+[^}]*)?\s*\}\s*$")
@@ -31,6 +36,7 @@ class MarkupJob:
     body: str
     heading_ids: tuple[str, ...]
     omit_title: bool = True
+    dialect: Dialect = "gfm"
 
 
 @dataclass(frozen=True)
@@ -67,11 +73,12 @@ class Markup:
         return len(self.html) + links + images
 
 
-def make_renderer() -> MarkdownIt:
-    """markdown-it ``js-default`` with raw HTML off, the very configuration of the corpus's
-    ``make_markdown_it`` (a test holds them equal; importing the corpus here would slow
-    every render worker's start), plus the placeholder rules."""
-    md = MarkdownIt("js-default", {"html": False})
+def make_renderer(dialect: Dialect = "gfm") -> MarkdownIt:
+    """The corpus's parser for ``dialect`` (``corpus.dialects.parser``: the very headings
+    the corpus found, in the same order), plus the placeholder rules and the dialect
+    rules (``reader.dialect_html``). Source HTML is tokenised but never passed through."""
+    md = make_dialect_parser(dialect)
+    add_dialect_rules(md)
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("link_close", _link_close)
     md.add_render_rule("image", _image)
@@ -80,7 +87,7 @@ def make_renderer() -> MarkdownIt:
 
 
 def render_markup(job: MarkupJob, md: MarkdownIt | None = None) -> Markup:
-    md = md or make_renderer()
+    md = md or make_renderer(job.dialect)
     tokens = md.parse(job.body)
     title_omitted = job.omit_title and _omit_title(tokens)
     _prepare(tokens, job.heading_ids, first_is_title=title_omitted)
@@ -90,12 +97,20 @@ def render_markup(job: MarkupJob, md: MarkdownIt | None = None) -> Markup:
 
 
 def _omit_title(tokens: list[Token]) -> bool:
-    """The page title's H1 (the first block) becomes an empty anchor span."""
+    """The page title's H1 (the first block, after dropped MDX imports) becomes an empty
+    anchor span."""
+    while len(tokens) >= 2 and _dropped(tokens[0]) and tokens[1].type == "dialect_close":
+        del tokens[0:2]
     if len(tokens) < 3 or tokens[0].type != "heading_open" or tokens[0].tag != "h1":
         return False
     anchor = Token("title_anchor", "span", 0)
     tokens[0:3] = [anchor]
     return True
+
+
+def _dropped(token: Token) -> bool:
+    block = token.meta.get("block") if token.type == "dialect_open" else None
+    return getattr(block, "kind", "") == "dropped"
 
 
 def _prepare(tokens: list[Token], ids: Sequence[str], *, first_is_title: bool) -> None:

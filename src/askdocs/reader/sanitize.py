@@ -29,8 +29,10 @@ _TAGS = frozenset(
         *_HEADINGS,
         *("hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s", "span", "strong"),
         *("sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"),
+        *("aside", "details", "summary", "section", "div"),  # dialect blocks (dialect_html)
     }
 )
+_ADMONITION = r"admonition [a-z][a-z0-9-]{0,31}"
 _ATTRIBUTES: dict[str, set[str]] = {
     "a": {"href", "title"},
     "img": {"src", "alt", "title", "loading"},
@@ -39,13 +41,25 @@ _ATTRIBUTES: dict[str, set[str]] = {
     "th": {"class"},
     "td": {"class"},
     "ol": {"start"},
+    "aside": {"class"},
+    "details": {"class", "open"},
+    "summary": {"class"},
+    "section": {"class"},
+    "div": {"class"},
+    "p": {"class"},
     **{heading: {"id"} for heading in _HEADINGS},
 }
 _CLASSES: dict[str, re.Pattern[str]] = {
-    "span": re.compile(r"doc-title-anchor|doc-link-unresolved|doc-image-refused"),
+    "span": re.compile(r"doc-title-anchor|doc-link-unresolved|doc-image-refused|admonition-icon"),
     "code": re.compile(r"language-[A-Za-z0-9_+#.-]{1,32}"),
     "th": re.compile(r"align-(?:left|right|center)"),
     "td": re.compile(r"align-(?:left|right|center)"),
+    "aside": re.compile(_ADMONITION),
+    "details": re.compile(rf"{_ADMONITION}|details"),
+    "summary": re.compile(r"admonition-title"),
+    "section": re.compile(r"tab-panel"),
+    "div": re.compile(r"tabset|doc-block"),
+    "p": re.compile(r"admonition-title|tab-label|block-title|doc-reference"),
 }
 _HREF = re.compile(r"(?:/docs/[^\s]*|#[^\s]*|https?://[^\s]+|mailto:[^\s]+)")
 _ID = re.compile(r"[^\s\"'<>&]{1,200}")
@@ -118,6 +132,8 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
         return value if _ID.fullmatch(value) else None
     if attribute == "loading":
         return "lazy"
+    if attribute == "open":
+        return "" if tag == "details" else None
     if attribute == "start":
         return value if value.isdigit() and len(value) <= 9 else None
     return value

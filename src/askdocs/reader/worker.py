@@ -15,6 +15,7 @@ from multiprocessing.connection import Connection
 
 from markdown_it import MarkdownIt
 
+from askdocs.corpus.dialects import Dialect
 from askdocs.reader.markup import MarkupJob, make_renderer, render_markup
 
 Answer = tuple[str, object]
@@ -24,7 +25,7 @@ def answer(job: object, max_output_chars: int) -> Answer:
     if not isinstance(job, MarkupJob):
         return ("error", "not a render job")
     try:
-        markup = render_markup(job, _renderer())
+        markup = render_markup(job, _renderer(job.dialect))
     except Exception as exc:  # a parser bug answers, it does not kill the worker
         return ("error", f"{type(exc).__name__}: {exc}")
     if markup.weight > max_output_chars:
@@ -32,9 +33,9 @@ def answer(job: object, max_output_chars: int) -> Answer:
     return ("ok", markup)
 
 
-@lru_cache(maxsize=1)
-def _renderer() -> MarkdownIt:
-    return make_renderer()
+@lru_cache(maxsize=8)
+def _renderer(dialect: Dialect) -> MarkdownIt:
+    return make_renderer(dialect)
 
 
 def main() -> None:
@@ -43,7 +44,7 @@ def main() -> None:
     os.dup2(2, 1)
     reader = Connection(0, writable=False)
     writer = Connection(protocol_out, readable=False)
-    _renderer()
+    _renderer("gfm")
     writer.send(("ready", None))
     while True:
         try:

@@ -384,3 +384,22 @@ def run_rules(state: StateCore) -> None:
     rules = state.md.options.get(RULES_KEY, (*BASE_RULES, group_tabs))
     for rule in rules:
         rule(state)
+
+
+_ICON = re.compile(r":(?:material|fontawesome|octicons|simple)-[\w-]+:(?:\{[^}]*\})?")
+_ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][\w-][^{}]*|[\w-]+=[^{}]*)\}\s*$")
+
+
+def inline_text(state: StateCore) -> None:
+    """After inline parsing: icon shortcodes (``:material-check:``) and a block's trailing
+    attribute list (``{ .lead }``) leave the text."""
+    for token in state.tokens:
+        children = token.children if token.type == "inline" else None
+        if not children:
+            continue
+        for child in children:
+            if child.type == "text" and ":" in child.content:
+                child.content = _ICON.sub("", child.content)
+        last = children[-1]
+        if last.type == "text":
+            last.content = _ATTR_LIST.sub("", last.content)

@@ -30,6 +30,7 @@ from askdocs.corpus.dialects.normalise import (
     RULES_KEY,
     Rule,
     group_tabs,
+    inline_text,
     mdx_lines,
     run_rules,
 )
@@ -59,6 +60,7 @@ def make_dialect_parser(dialect: Dialect) -> MarkdownIt:
         rules = (*rules, mdx_lines)
     md.options[RULES_KEY] = (*rules, group_tabs)
     md.core.ruler.after("block", "dialects", run_rules)
+    md.core.ruler.after("inline", "dialect_inline", inline_text)
     return md
 
 

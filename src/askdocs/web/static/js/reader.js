@@ -6,6 +6,7 @@ import { createAskPanel } from "./ask.js";
 import { turnstileToken } from "./botcheck.js";
 import { LOCALE_NAMES, locale, setLocale, t, translate } from "./i18n.js";
 import { createSearch } from "./search.js";
+import { enhanceTabs } from "./tabs.js";
 
 const config = JSON.parse(document.querySelector('meta[name="askdocs-config"]').content);
 const $ = (id) => document.getElementById(id);
@@ -183,6 +184,7 @@ function renderArticle(article) {
   const body = make("div", "doc-body");
   body.lang = article.locale;
   body.innerHTML = article.html; // sanitised by the server (nh3 allowlist); CSP is the second layer
+  enhanceTabs(body);
   main.replaceChildren(header, body, pager(article), related(article));
   renderToc(article);
   document.title = `${article.title} · ${config.siteName}`;
