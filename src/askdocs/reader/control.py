@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterable
 
 from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
 from askdocs.reader import article as articles
 from askdocs.reader import catalog as catalogs
@@ -24,7 +25,6 @@ from askdocs.reader.assets import ImageAsset, ImageFiles
 from askdocs.reader.ids import check_asset_id, check_locale, check_slug
 from askdocs.reader.labels import audience_label, category_label
 from askdocs.reader.links import article_href
-from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.reader.markup import MARKUP_VERSION, ImageRef, Markup, MarkupJob
 from askdocs.reader.pool import RenderFailed, RenderPool
 from askdocs.reader.sanitize import SANITIZER_VERSION
