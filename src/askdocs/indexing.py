@@ -1,9 +1,9 @@
 """Keeping the index current in the background, and letting interactive work go first.
 
 ``ActivityMonitor`` counts interactive turns in flight (Ask AI answers, assistant turns);
-it is process-wide (``MONITOR``). Between embedding batches the indexer calls
-``between_batches``, which waits while a turn is in flight, at most
-``index.interactive_yield_seconds`` per batch (seed 000 "Interactive priority").
+the engine owns one (``AskDocs.monitor``), shared by every surface of the ``App``. Between
+embedding batches the indexer calls ``between_batches``, which waits while a turn is in
+flight, at most ``index.interactive_yield_seconds`` per batch (seed 000 "Interactive priority").
 
 ``IndexingService`` runs ``ensure_indexed`` on a daemon thread: first
 ``index.first_run_delay_seconds`` after ``start()``, then every ``index.recheck_seconds``
@@ -63,9 +63,6 @@ class ActivityMonitor:
                 log.debug("interactive work still running after %.1fs; indexing on", timeout)
 
         return wait
-
-
-MONITOR = ActivityMonitor()
 
 
 class Indexable(Protocol):

@@ -1,8 +1,8 @@
 """The one service facade: the CLI, HTTP routes, assistant tools and MCP tools all call this.
 
-``AskDocs`` owns the settings, the resolved sites, the corpus readers, the embedder, the
-vector store and the indexer. Surfaces never reach past it into the engine. The embedder
-and the store open lazily on first use; ``close()`` releases them.
+``AskDocs`` owns the settings, the site catalog (``askdocs.sites``), the corpus readers,
+the embedder, the vector store and the indexer. Surfaces never reach past it into the
+engine. The embedder and the store open lazily on first use; ``close()`` releases them.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_embedder
 from askdocs.errors import AskDocsError
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
-from askdocs.indexing import MONITOR, ActivityMonitor
+from askdocs.indexing import ActivityMonitor
 from askdocs.search import lexical
 from askdocs.search.retrieval import Retriever, SearchRequest
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
-from askdocs.sites import configured_sites, find_site
+from askdocs.sites import SiteCatalog
 from askdocs.types import Audience, SearchResult
 
 log = logging.getLogger(__name__)
@@ -59,13 +59,13 @@ class AskDocs:
     def __init__(
         self,
         settings: Settings,
-        sites: Sequence[SiteConfig] | None = None,
+        sites: Sequence[SiteConfig] | SiteCatalog | None = None,
         *,
-        monitor: ActivityMonitor = MONITOR,
+        monitor: ActivityMonitor | None = None,
     ) -> None:
         self.settings = settings
-        self.sites: list[SiteConfig] = list(sites) if sites else configured_sites(settings)
-        self.monitor = monitor
+        self.catalog = _catalog(settings, sites)
+        self.monitor = monitor or ActivityMonitor()
         self.corpus_cache = CorpusCache()
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None
@@ -76,8 +76,14 @@ class AskDocs:
         self._building: set[str] = set()
         self._errors: dict[str, str] = {}
 
+    @property
+    def sites(self) -> list[SiteConfig]:
+        """Every site of the catalog now (config, CLI, admin; see ``askdocs.sites``)."""
+        return self.catalog.sites()
+
     def site(self, site_id: str | None) -> SiteConfig:
-        return find_site(self.sites, site_id)
+        """The operator's lookup: the named site, or the only one."""
+        return self.catalog.get(site_id)
 
     # -- lazily opened parts -------------------------------------------------------------
 
@@ -237,6 +243,12 @@ class AskDocs:
         if store is not None:
             store.close()
         _close(embedder)
+
+
+def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | None) -> SiteCatalog:
+    if isinstance(sites, SiteCatalog):
+        return sites
+    return SiteCatalog(sites) if sites else SiteCatalog.from_settings(settings)
 
 
 def _close(embedder: Embedder | None) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from askdocs.admin.api import admin_api_for
 from askdocs.admin.crypto import secrets_key_file
 from askdocs.admin.grants import ensure_first_admin_grant
 from askdocs.admin.names import grantable_tools
@@ -49,9 +48,7 @@ async def setup(
         async with open_harness(tmp_path / "data", url, docs_root, model) as harness:
             people = _people(harness)
             yield harness, model, people
-            await admin_api_for(
-                harness.settings, harness.runtime.service, harness.runtime.db
-            ).runs.wait()
+            await harness.admin.runs.wait()
 
 
 def _people(harness: Harness) -> dict[str, Any]:
@@ -63,7 +60,7 @@ def _people(harness: Harness) -> dict[str, Any]:
     org = users.create_organisation("Org A", owner.id).id
     users.add_member(org, member.id, "member")
     ensure_first_admin_grant(db)
-    api = admin_api_for(harness.settings, harness.runtime.service, db)
+    api = harness.admin
     with db.session(write=True) as session:
         for user in (owner, member):
             for tool in grantable_tools():

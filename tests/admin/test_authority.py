@@ -12,7 +12,7 @@ import pytest
 
 from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS, apply_name, grantable_tools, propose_name
 from askdocs.assistant.tools import ToolContext, ToolRegistry, call_tool
-from askdocs.assistant.toolset import ToolDeps, build_registry
+from askdocs.assistant.toolset import build_registry
 from askdocs.errors import AskDocsError
 from askdocs.llm.types import ToolCall
 from tests.admin.world import World, db_state, tree_state
@@ -26,7 +26,7 @@ def _quiet(caption: str) -> None:
 
 
 def registry(world: World) -> ToolRegistry:
-    return build_registry(ToolDeps(world.settings, world.api.service, world.db))
+    return build_registry(world.tool_deps())
 
 
 def provider_id(world: World) -> str:

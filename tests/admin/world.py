@@ -11,10 +11,11 @@ from typing import Any
 
 from sqlalchemy import select
 
-from askdocs.admin import api as admin_api
 from askdocs.admin.api import AdminApi
 from askdocs.admin.grants import ensure_first_admin_grant
 from askdocs.admin.names import grantable_tools
+from askdocs.assistant.toolset import ToolDeps
+from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.db.admin_models import (
     AdminMarkerRow,
@@ -65,6 +66,10 @@ class World:
     def sites_dir(self) -> Path:
         return self.api.env.sites_dir
 
+    def tool_deps(self) -> ToolDeps:
+        """What the assistant's tools are built from, over this world's one ``AdminApi``."""
+        return ToolDeps(self.settings, self.api.service, self.db, self.api, BlockingPool(2))
+
     def grant_all(self, user: User) -> None:
         with self.db.session(write=True) as session:
             for tool in grantable_tools():
@@ -88,7 +93,6 @@ def build_world(tmp: Path, database_url: str, **overrides: object) -> World:
     db = Database.from_url(database_url)
     recorder = IndexRecorder()
     api = AdminApi(settings, AskDocs(settings), db, index=recorder)
-    admin_api._APIS[db] = api  # the tools built from TOOL_FACTORIES share this instance
     users = UserService(db)
     platform_admin = users.create_user("root@x.io", "Root", platform_admin=True)
     owner = users.create_user("owner@a.io", "Owner A")

@@ -11,6 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from askdocs.admin.api import AdminApi
+from askdocs.app import App
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.jwt import mint
 from askdocs.db import Database
@@ -86,6 +88,11 @@ class Harness:
     runtime: AssistantRuntime
     client: httpx.AsyncClient
     models: ModelServer
+    app: App
+
+    @property
+    def admin(self) -> AdminApi:
+        return self.app.stored().admin
 
     def user(self, email: str, *, admin: bool = False) -> tuple[User, dict[str, str]]:
         user = UserService(self.runtime.db).create_user(email, email, platform_admin=admin)
@@ -108,16 +115,14 @@ async def open_harness(
     }
     values.update(overrides)
     settings = make_settings(data_dir, docs_root, **values)
-    app = create_app(settings)
-    runtime = AssistantRuntime.build(settings, app.state.service)
-    app.state.assistant = runtime
-    transport = httpx.ASGITransport(app=app)
+    built = App(settings)
+    runtime = (await built.stored_parts()).assistant
+    transport = httpx.ASGITransport(app=create_app(app=built))
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://askdocs.test") as client:
-            yield Harness(settings, runtime, client, models)
+            yield Harness(settings, runtime, client, models, built)
     finally:
-        await runtime.close()
-        app.state.service.close()
+        await built.aclose()
 
 
 @pytest.fixture

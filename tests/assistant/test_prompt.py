@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from askdocs.admin.api import AdminApi
 from askdocs.assistant.prompt import DATA_RULE, system_prompt
 from askdocs.assistant.tools import ToolOutcome, tool_message
 from askdocs.assistant.toolset import ToolDeps, build_registry
+from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.llm.types import ToolSpec
 from askdocs.service import AskDocs
@@ -27,7 +29,9 @@ def test_prompt_and_registry_agree_both_ways(tmp_path: Path, docs_root: Path) ->
     settings = make_settings(tmp_path / "data", docs_root)
     db = Database.open(settings)
     try:
-        registry = build_registry(ToolDeps(settings, AskDocs(settings), db))
+        engine = AskDocs(settings)
+        admin = AdminApi(settings, engine, db)
+        registry = build_registry(ToolDeps(settings, engine, db, admin, BlockingPool(1)))
     finally:
         db.close()
     prompt = system_prompt(registry.specs())

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from sqlalchemy import delete
 
-from askdocs.admin.api import admin_api_for
 from askdocs.db.admin_models import SiteRow
 from askdocs.db.models import MembershipRow, ThreadRow
 from askdocs.users.service import UserService
@@ -45,7 +44,7 @@ def _world(harness: Harness) -> dict[str, Any]:
                     public=public,
                 )
             )
-    admin_api_for(harness.settings, harness.runtime.service, db).sync_sites()
+    harness.admin.sync_sites()
     return {"member": member, "headers": headers, "orgs": orgs}
 
 

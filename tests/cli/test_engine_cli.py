@@ -164,10 +164,10 @@ def test_index_of_missing_folder_is_a_config_error(tmp_path: Path) -> None:
 
 
 def test_search_before_indexing_says_nothing_is_indexed_or_building(tmp_path: Path) -> None:
-    from askdocs.cli.engine import register_site
     from askdocs.errors import IndexBuilding, NotFound
     from askdocs.index.files import exclusive
     from askdocs.sites import folder_site
+    from askdocs.sites.registry import register_site
 
     docs = write_docs(tmp_path / "docs")
     data = tmp_path / "data"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from askdocs.confirm.keys import ConfirmationKey
-from askdocs.confirm.service import ConfirmationTokens, shared_tokens
+from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.settings import load_settings
 
 USER = "u-1"
@@ -92,8 +92,10 @@ def test_a_malformed_key_file_is_not_overwritten(tmp_path: Path) -> None:
     assert path.read_text() == "garbage"
 
 
-def test_every_surface_shares_one_instance_per_key_source(tmp_path: Path) -> None:
-    settings = load_settings(data_dir=tmp_path)
-    assert shared_tokens(settings) is shared_tokens(load_settings(data_dir=tmp_path))
-    other = load_settings(data_dir=tmp_path / "other")
-    assert shared_tokens(other) is not shared_tokens(settings)
+def test_instances_over_one_key_file_accept_each_others_tokens(tmp_path: Path) -> None:
+    first = confirmation_tokens(load_settings(data_dir=tmp_path))
+    token = first.mint("Op", "{}", USER)
+    second = confirmation_tokens(load_settings(data_dir=tmp_path))
+    assert second.verify("Op", "{}", USER, token)
+    other = confirmation_tokens(load_settings(data_dir=tmp_path / "other"))
+    assert not other.verify("Op", "{}", USER, token)

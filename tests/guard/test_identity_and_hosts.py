@@ -5,9 +5,11 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from askdocs.guard.hosts import host_name, site_for_host
+from askdocs.errors import NotFound
+from askdocs.guard.hosts import host_name
 from askdocs.guard.visitor import KEY_FILE, client_address, visitor_id, visitor_key
 from askdocs.settings import AskSettings, RootConfig, Settings, SiteConfig
+from askdocs.sites import VISITOR, SiteCatalog
 
 
 def test_generated_key_is_persisted_private_and_stable(tmp_path: Path) -> None:
@@ -71,3 +73,11 @@ def test_sites_by_hostname_default_address_and_loopback() -> None:
     assert site_for_host([acme], "127.0.0.1") is acme
     assert site_for_host([acme], "localhost") is acme
     assert site_for_host([acme], "[::1]") is acme
+
+
+def site_for_host(sites: list[SiteConfig], host: str) -> SiteConfig | None:
+    """The catalog's resolution of ``host`` for a visitor (None for 404)."""
+    try:
+        return SiteCatalog(sites).resolve(host=host, caller=VISITOR)
+    except NotFound:
+        return None

@@ -10,7 +10,6 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from askdocs.reader.control import DocsReader
 from askdocs.server.app import create_app
 from askdocs.service import AskDocs
 from tests.reader.fixtures import build_tree, fixture_settings
@@ -38,6 +37,4 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
         yield http
-    reader: DocsReader | None = getattr(app.state, "reader", None)
-    if reader is not None:
-        reader.close()
+    app.state.askdocs.reader.close()

@@ -86,7 +86,7 @@ async def test_pathological_article_is_503_and_others_still_render(tree: Tree) -
         elapsed = time.monotonic() - started
         again = await http.get("/api/docs/articles/slow", params={"locale": "en"})
         fine = await http.get("/api/docs/articles/guide/install", params={"locale": "en"})
-    app.state.reader.close()
+    app.state.askdocs.reader.close()
     assert slow.status_code == 503
     assert slow.json()["error"]["code"] == "docs-unavailable"
     assert elapsed < 2.0

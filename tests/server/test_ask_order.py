@@ -84,7 +84,7 @@ async def test_bot_check_comes_before_daily_limits(rig: Rig) -> None:
 async def test_daily_limit_stops_before_retrieval(rig: Rig) -> None:
     app = rig.app()
     for _ in range(2):
-        await app.state.runtime.limiter.daily(_visitor(app), "acme")
+        await app.state.askdocs.limiter.daily(_visitor(app), "acme")
     async with client(app) as http:
         fails(rig)
         refused = await post(http, GOOD)
@@ -126,15 +126,15 @@ async def test_daily_limits_unreachable_is_503_after_the_bot_check(
 ) -> None:
     app = rig.app(redis_url=own_redis.url, ask=production_timeout(rig))
     async with client(app) as http:
-        await app.state.runtime.limiter.burst(_visitor(app))  # connected
+        await app.state.askdocs.limiter.burst(_visitor(app))  # connected
         passes(rig)
-        original = app.state.runtime.bot_check.verify
+        original = app.state.askdocs.bot_check.verify
 
         async def verify_then_pause(*args: Any, **kwargs: Any) -> None:
             await original(*args, **kwargs)
             own_redis.pause()
 
-        app.state.runtime.bot_check.verify = verify_then_pause
+        app.state.askdocs.bot_check.verify = verify_then_pause
         try:
             started = time.monotonic()
             response = await post(http, GOOD)
@@ -153,4 +153,4 @@ def production_timeout(rig: Rig) -> AskSettings:
 def _visitor(app: Any) -> str:
     from askdocs.guard.visitor import visitor_id
 
-    return visitor_id(app.state.runtime.visitor_key, "127.0.0.1")
+    return visitor_id(app.state.askdocs.visitor_key, "127.0.0.1")

@@ -9,18 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.admin.api import AdminApi, org_site_ids
+from askdocs.admin.api import AdminApi
 from askdocs.db import Database
 from askdocs.db.admin_models import SiteRow
-from askdocs.guard.hosts import loopback_site, only_site, site_for_host
+from askdocs.errors import NotFound
 from askdocs.server.app import create_app
 from askdocs.service import AskDocs
 from askdocs.settings import BotCheckSettings, ChatSettings, RootConfig, Settings, SiteConfig
-from askdocs.sites import DEFAULT_SITE_ID
+from askdocs.sites import DEFAULT_SITE_ID, VISITOR, SiteCatalog
 from askdocs.users.service import UserService
 from tests.server.conftest import Rig, client, write_docs
 
 LOOPBACK = "127.0.0.1:8000"
+LOOPBACK_HOST = "127.0.0.1"
 
 
 def _site(ident: str, *, public: bool = True, ask: bool = True, host: str = "") -> SiteConfig:
@@ -31,28 +32,41 @@ def _site(ident: str, *, public: bool = True, ask: bool = True, host: str = "") 
     )  # fmt: skip
 
 
+def _catalog(configured: list[SiteConfig], org_sites: tuple[SiteConfig, ...] = ()) -> SiteCatalog:
+    catalog = SiteCatalog(configured)
+    catalog.set_admin_sites([(site, "org") for site in org_sites])
+    return catalog
+
+
+def _resolve(catalog: SiteCatalog, host: str) -> SiteConfig | None:
+    try:
+        return catalog.resolve(host=host, caller=VISITOR)
+    except NotFound:
+        return None
+
+
 def test_loopback_ignores_organisation_and_private_sites() -> None:
     configured = _site("acme", host="docs.acme.test")
-    private_org, public_org = _site("secret", public=False), _site("open")
-    sites = [configured, private_org, public_org]
-    orgs = {"secret", "open"}
-    assert site_for_host(sites, "127.0.0.1", orgs) is configured
-    assert site_for_host(sites, "localhost", orgs) is configured
-    assert site_for_host(sites, "docs.acme.test", orgs) is configured
-    assert site_for_host(sites, "evil.example", orgs) is None
-    assert only_site(sites, orgs) is configured
-    # without knowing which are organisation sites, private ones still never count
-    assert loopback_site([configured, private_org]) is configured
+    catalog = _catalog([configured], (_site("secret", public=False), _site("open")))
+    assert _resolve(catalog, "127.0.0.1") is configured
+    assert _resolve(catalog, "localhost") is configured
+    assert _resolve(catalog, "docs.acme.test") is configured
+    assert _resolve(catalog, "evil.example") is configured  # the only configured site
+    assert catalog.get(None) is configured  # the operator's "only site" ignores org sites
+    two = _catalog([configured, _site("other", host="other.test")])
+    assert _resolve(two, "evil.example") is None  # several sites, no hostname match
+    # private configured sites never stand in on loopback either
+    assert _resolve(_catalog([configured, _site("secret", public=False)]), "[::1]") is configured
 
 
 def test_loopback_prefers_the_one_asking_site_then_the_default_site() -> None:
     quiet, asking = _site("quiet", ask=False), _site("acme")
-    assert loopback_site([quiet, asking]) is asking
+    assert _resolve(_catalog([quiet, asking]), LOOPBACK_HOST) is asking
     default = _site(DEFAULT_SITE_ID)
-    assert loopback_site([asking, default]) is default  # two asking sites: the default one
-    assert loopback_site([asking, _site("other")]) is None  # ambiguous: name one
-    assert loopback_site([_site("hidden", public=False)]) is None
-    assert loopback_site([quiet]) is quiet  # the only public one, even with Ask AI off
+    assert _resolve(_catalog([asking, default]), LOOPBACK_HOST) is default  # two asking sites
+    assert _resolve(_catalog([asking, _site("other")]), LOOPBACK_HOST) is None  # ambiguous
+    assert _resolve(_catalog([_site("hidden", public=False)]), LOOPBACK_HOST) is None
+    assert _resolve(_catalog([quiet]), LOOPBACK_HOST) is quiet  # the only public one
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +84,6 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AskDocs]:
 @pytest.fixture
 def with_org_sites(tmp_path: Path, rig: Rig, indexed: AskDocs) -> Iterator[Settings]:
     """The service's site list after organisations added a private and a public site."""
-    configured = list(indexed.sites)
     settings = rig.settings.model_copy(
         update={
             "database_url": f"sqlite:///{tmp_path / 'org.db'}",
@@ -97,10 +110,10 @@ def with_org_sites(tmp_path: Path, rig: Rig, indexed: AskDocs) -> Iterator[Setti
     AdminApi(settings, indexed, db).sync_sites()
     try:
         assert [s.id for s in indexed.sites] == ["acme", "org-private", "org-public"]
-        assert org_site_ids(indexed) == {"org-private", "org-public"}
+        assert indexed.catalog.admin_ids() == {"org-private", "org-public"}
         yield settings
     finally:
-        indexed.sites[:] = configured
+        indexed.catalog.set_admin_sites([])
         db.close()
 
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from askdocs.search.query import MAX_QUERY_CHARS
 from tests.llm.scripted import Reply
 from tests.server.conftest import Rig, client
 
@@ -99,7 +100,7 @@ async def test_wrong_methods_and_unknown_routes_are_json(rig: Rig) -> None:
     [
         {},
         {"q": ""},
-        {"q": "x" * 1001},
+        {"q": "x" * (MAX_QUERY_CHARS + 1)},
         {"q": "install", "limit": 10**9},
         {"q": "install", "limit": -1},
         {"q": "install", "audience": "admin"},

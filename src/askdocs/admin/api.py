@@ -1,14 +1,13 @@
 """``AdminApi``: the one entry point the assistant tools and the REST routes both call.
 
-One instance per database (``admin_api_for``), so both surfaces share the confirmation key,
-the reindex locks and the background runs. Methods that touch the database are synchronous
-(run them in a worker thread); ``test_provider`` and ``reindex`` are async.
+One instance per application (``askdocs.app.App`` builds it), so both surfaces share the
+confirmation key, the reindex locks and the background runs. Methods that touch the
+database are synchronous (run them in a worker thread); ``test_provider`` and ``reindex``
+are async.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from askdocs.admin.crypto import SecretBox, secrets_key_file
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.operations import access
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
-from askdocs.confirm.service import shared_tokens
+from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.db import Database
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
@@ -32,18 +31,22 @@ def sites_dir_of(settings: Settings) -> Path:
 
 class AdminApi:
     def __init__(
-        self, settings: Settings, service: AskDocs, db: Database, index: IndexFn | None = None
+        self,
+        settings: Settings,
+        service: AskDocs,
+        db: Database,
+        index: IndexFn | None = None,
+        *,
+        tokens: ConfirmationTokens | None = None,
     ) -> None:
         self.service = service
-        self._db_site_ids: set[str] = set()
-        self._sync_lock = threading.Lock()
         self.env = AdminEnv(
             db=db,
             settings=settings,
-            tokens=shared_tokens(settings),
+            tokens=tokens or confirmation_tokens(settings),
             secrets=SecretBox(secrets_key_file(settings)),
             sites_dir=sites_dir_of(settings),
-            reserved_site_ids=self._static_site_ids,
+            reserved_site_ids=service.catalog.static_ids,
             sites_changed=self.sync_sites,
         )
         self.guard = ReindexGuard(db, settings.admin.max_executions_per_hour)
@@ -87,44 +90,15 @@ class AdminApi:
             row = sites.org_site(session, org_id, sites.site_id(args))
             return sites.site_config(row, self.env.sites_dir)
 
-    def _static_site_ids(self) -> set[str]:
-        return {site.id for site in self.service.sites if site.id not in self._db_site_ids}
-
     def sync_sites(self) -> None:
-        """Make the engine's site list hold every organisation site as stored now."""
+        """Make the site catalog's admin source hold every organisation site as stored now."""
         with self.env.db.session() as session:
             rows = reads.all_site_rows(session)
-            configs = [sites.site_config(row, self.env.sites_dir) for row in rows]
-        with self._sync_lock:
-            static = [s for s in self.service.sites if s.id not in self._db_site_ids]
-            taken = {s.id for s in static}
-            added = [c for c in configs if c.id not in taken]
-            self._db_site_ids = {c.id for c in added}
-            self.service.sites[:] = static + added
-            _ORG_SITES[self.service] = frozenset(self._db_site_ids)
+            found = [
+                (sites.site_config(row, self.env.sites_dir), row.organisation_id) for row in rows
+            ]
+        self.service.catalog.set_admin_sites(found)
 
     def _engine_index(self, config: SiteConfig) -> Any:
         self.sync_sites()
         return self.service.index(config.id)
-
-
-_APIS: weakref.WeakKeyDictionary[Database, AdminApi] = weakref.WeakKeyDictionary()
-_ORG_SITES: weakref.WeakKeyDictionary[AskDocs, frozenset[str]] = weakref.WeakKeyDictionary()
-
-
-def org_site_ids(service: AskDocs) -> frozenset[str]:
-    """The ids in ``service.sites`` that are organisation sites (not configured ones)."""
-    return _ORG_SITES.get(service, frozenset())
-
-
-_APIS_LOCK = threading.Lock()
-
-
-def admin_api_for(settings: Settings, service: AskDocs, db: Database) -> AdminApi:
-    """The shared instance for ``db`` (the assistant runtime's database)."""
-    with _APIS_LOCK:
-        api = _APIS.get(db)
-        if api is None:
-            api = _APIS[db] = AdminApi(settings, service, db)
-            api.sync_sites()
-        return api

@@ -53,18 +53,16 @@ class LockTable:
             return self._locks.setdefault(key, threading.Lock())
 
 
-PROCESS_LOCKS = LockTable()
-
-
 class ReindexGuard:
     def __init__(
         self,
         db: Database,
         max_per_hour: int,
-        locks: LockTable = PROCESS_LOCKS,
+        locks: LockTable | None = None,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
-        self._db, self._max, self._locks, self._clock = db, max_per_hour, locks, clock
+        self._db, self._max, self._clock = db, max_per_hour, clock
+        self._locks = locks or LockTable()  # one per AdminApi, i.e. per App
 
     def start(self, user_id: str, site_id: str, initiator: str) -> str:
         """Insert a started run and return its id, or raise ``RateLimited``."""

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal
 
-import anyio.to_thread
-
 from askdocs.answer.extractive import extractive_pieces
 from askdocs.answer.prompt import Source, sources, system_prompt
 from askdocs.answer.search_text import search_text
+from askdocs.blocking import BlockingPool
 from askdocs.errors import ModelError
 from askdocs.llm.types import ChatEvent, ChatMessage, ChatModel, ChatRequest, Finish, TextDelta
 from askdocs.service import AskDocs
@@ -57,9 +56,9 @@ async def answer(
     model: ChatModel | None,
     settings: Settings,
     question: Question,
-    limiter: anyio.CapacityLimiter | None = None,
+    pool: BlockingPool,
 ) -> Answer:
-    hits = await retrieve(service, settings, question, limiter)
+    hits = await retrieve(service, settings, question, pool)
     if not hits:
         return Answer("no_match", [], _pieces([NO_MATCH_MESSAGE]))
     if model is None:
@@ -76,7 +75,7 @@ async def retrieve(
     service: AskDocs,
     settings: Settings,
     question: Question,
-    limiter: anyio.CapacityLimiter | None = None,
+    pool: BlockingPool,
 ) -> list[Hit]:
     """The site's best sections for the question, or none when the engine sees no match."""
     text = search_text(question.messages, settings.search.followup_min_words)
@@ -89,7 +88,7 @@ async def retrieve(
         audience="user",  # Ask AI is public: it answers from user pages only (seed 003)
         limit=count,
     )
-    result = await anyio.to_thread.run_sync(interactive(service, search), limiter=limiter)
+    result = await pool.run(interactive(service, search))
     if not result.match:
         return []
     return [hit for hit in result.hits if hit.site == question.site.id][:count]

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from askdocs.assistant.retrieval import Lookup, LookupStatus, lookup
 from askdocs.assistant.tools import JsonObject, ToolContext, ToolOutcome
+from askdocs.blocking import BlockingPool
 from askdocs.llm.types import ToolSpec
 from askdocs.service import AskDocs
 from askdocs.settings import AssistantSettings
@@ -76,6 +77,7 @@ class SearchDocsTool:
     service: AskDocs
     settings: AssistantSettings
     default_site: str | None = None
+    pool: BlockingPool = field(default_factory=lambda: BlockingPool(1))
     spec: ToolSpec = SPEC
     start_caption: str = SEARCHING
 
@@ -87,6 +89,7 @@ class SearchDocsTool:
         count = limit if isinstance(limit, int) and 1 <= limit <= MAX_RESULTS else 5
         found = await lookup(
             self.service,
+            self.pool,
             query,
             site=context.site_id or self.default_site,
             limit=count,

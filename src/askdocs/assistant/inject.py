@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askdocs.assistant.retrieval import Lookup, lookup
+from askdocs.blocking import BlockingPool
 from askdocs.service import AskDocs
 from askdocs.settings import AssistantSettings
 from askdocs.types import Hit, SearchResult
@@ -80,12 +81,17 @@ def format_block(hits: Sequence[Hit], max_chars: int) -> tuple[str, tuple[Hit, .
 
 
 async def inject_docs(
-    service: AskDocs, settings: AssistantSettings, message: str, site: str | None
+    service: AskDocs,
+    pool: BlockingPool,
+    settings: AssistantSettings,
+    message: str,
+    site: str | None,
 ) -> InjectedDocs:
     if settings.inject_top_k == 0 or settings.inject_max_chars == 0 or not message.strip():
         return InjectedDocs("", (), None)
     found = await lookup(
         service,
+        pool,
         message,
         site=site,
         limit=max(settings.inject_top_k * 2, 8),

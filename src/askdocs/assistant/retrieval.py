@@ -16,15 +16,14 @@ from typing import Literal
 
 import anyio
 
+from askdocs.blocking import BlockingPool
 from askdocs.errors import AskDocsError, IndexBuilding
+from askdocs.search.query import bounded_query
 from askdocs.service import AskDocs
 from askdocs.types import Hit, SearchResult
 
 log = logging.getLogger(__name__)
 LookupStatus = Literal["ok", "timeout", "still_indexing", "unavailable"]
-MAX_QUERY_CHARS = 2000
-# Searches abandoned on timeout keep their thread until the engine gives up; cap how many.
-_SEARCH_THREADS = anyio.CapacityLimiter(4)
 
 
 @dataclass(frozen=True)
@@ -40,19 +39,24 @@ class Lookup:
 
 
 async def lookup(
-    service: AskDocs, query: str, *, site: str | None, limit: int, timeout: float
+    service: AskDocs,
+    pool: BlockingPool,
+    query: str,
+    *,
+    site: str | None,
+    limit: int,
+    timeout: float,
 ) -> Lookup:
-    """Search ``site`` for ``query`` (truncated to 2,000 chars) within ``timeout`` seconds."""
+    """Search ``site`` for ``query`` (cut to the query bound) within ``timeout`` seconds, on
+    ``pool``: a search abandoned at its deadline keeps its pool thread until it ends."""
     started = time.perf_counter()
-    search = functools.partial(service.search, query[:MAX_QUERY_CHARS], site=site, limit=limit)
+    search = functools.partial(service.search, bounded_query(query), site=site, limit=limit)
     status: LookupStatus = "timeout"
     reason: str | None = f"the documentation search took longer than {timeout:g} s"
     result: SearchResult | None = None
     with anyio.move_on_after(timeout):
         try:
-            result = await anyio.to_thread.run_sync(
-                search, abandon_on_cancel=True, limiter=_SEARCH_THREADS
-            )
+            result = await pool.run(search)
             status, reason = "ok", None
         except IndexBuilding as exc:
             status, reason = "still_indexing", exc.message

@@ -1,7 +1,8 @@
 """Everything the assistant needs in one process: storage, the model, tools, in-flight turns.
 
-Built once per app (``AssistantRuntime.build``) and closed at shutdown; routes reach it via
-``app.state``. Turns run as tasks owned here, not by the request that started them.
+Built once by the application object (``askdocs.app.App``) and closed at shutdown; routes
+reach it through a FastAPI dependency. Turns run as tasks owned here, not by the request
+that started them.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from askdocs.assistant.site_access import usable_site
 from askdocs.assistant.store import ThreadStore
 from askdocs.assistant.tools import ToolRegistry
 from askdocs.assistant.toolset import ToolDeps, build_registry, offered_tools
+from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.indexing import ActivityMonitor
-from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
 from askdocs.settings import Settings
@@ -33,7 +34,9 @@ class AssistantRuntime:
     db: Database
     model: ChatModel | None
     tools: ToolRegistry
+    pool: BlockingPool
     turns: TurnRegistry = field(default_factory=TurnRegistry)
+    owns_db: bool = False
 
     @property
     def monitor(self) -> ActivityMonitor:
@@ -42,12 +45,11 @@ class AssistantRuntime:
 
     @classmethod
     def build(
-        cls, settings: Settings, service: AskDocs, *, model: ChatModel | None = None
+        cls, deps: ToolDeps, model: ChatModel | None, *, owns_db: bool = False
     ) -> AssistantRuntime:
-        db = Database.open(settings)
-        chosen = model if model is not None else create_chat_model(settings.chat)
-        tools = build_registry(ToolDeps(settings, service, db))
-        return cls(settings, service, db, chosen, tools)
+        runtime = cls(deps.settings, deps.service, deps.db, model, build_registry(deps), deps.pool)
+        runtime.owns_db = owns_db
+        return runtime
 
     @property
     def threads(self) -> ThreadStore:
@@ -68,7 +70,7 @@ class AssistantRuntime:
         if site_id is None:
             return None
         with self.db.session() as session:
-            return usable_site(session, list(self.service.sites), user_id, site_id)
+            return usable_site(session, self.service.catalog, user_id, site_id)
 
     def tools_for(self, user_id: str) -> ToolRegistry:
         """The tools ``user_id`` is offered now (blocking: run it in a worker thread)."""
@@ -89,4 +91,5 @@ class AssistantRuntime:
         if tasks:
             log.warning("shutting down with %d assistant turn(s) in flight", len(tasks))
             await asyncio.gather(*tasks, return_exceptions=True)
-        self.db.close()
+        if self.owns_db:
+            self.db.close()

@@ -8,33 +8,28 @@ id of another organisation's private site learns nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from askdocs.db.admin_models import SiteRow
 from askdocs.db.models import MembershipRow
-from askdocs.settings import SiteConfig
+from askdocs.errors import NotFound
+from askdocs.sites import SiteCaller, SiteCatalog
 
 
-def is_member(session: Session, user_id: str, org_id: str) -> bool:
-    query = select(MembershipRow.id).where(
-        MembershipRow.user_id == user_id, MembershipRow.organisation_id == org_id
-    )
-    return session.scalars(query.limit(1)).first() is not None
+def member_organisations(session: Session, user_id: str) -> set[str]:
+    query = select(MembershipRow.organisation_id).where(MembershipRow.user_id == user_id)
+    return set(session.scalars(query))
 
 
 def usable_site(
-    session: Session, sites: Sequence[SiteConfig], user_id: str, site_id: str | None
+    session: Session, catalog: SiteCatalog, user_id: str, site_id: str | None
 ) -> str | None:
-    """``site_id`` when the caller may use it as context, else None."""
-    served = next((site for site in sites if site.id == site_id), None)
-    if served is None:
+    """``site_id`` when the caller may use it as context, else None: the catalog's one
+    resolution with the caller's memberships as re-read now."""
+    if site_id is None:
         return None
-    row = session.get(SiteRow, served.id)
-    if row is None:  # a configured site
-        return served.id if served.public else None
-    if row.public or is_member(session, user_id, row.organisation_id):
-        return served.id
-    return None
+    caller = SiteCaller.member(member_organisations(session, user_id))
+    try:
+        return catalog.resolve(site_id=site_id, caller=caller).id
+    except NotFound:
+        return None

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from askdocs.admin.api import AdminApi
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
 from askdocs.admin.names import grantable_tools
 from askdocs.assistant.admin_tools import ADMIN_TOOL_FACTORIES
 from askdocs.assistant.docs_tool import SearchDocsTool
 from askdocs.assistant.tools import Tool, ToolRegistry
+from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.service import AskDocs
 from askdocs.settings import Settings
@@ -27,13 +29,17 @@ class ToolDeps:
     settings: Settings
     service: AskDocs
     db: Database
+    admin: AdminApi
+    pool: BlockingPool
 
 
 ToolFactory = Callable[[ToolDeps], Tool]
 
 
 def search_docs(deps: ToolDeps) -> Tool:
-    return SearchDocsTool(deps.service, deps.settings.assistant, deps.settings.assistant.docs_site)
+    return SearchDocsTool(
+        deps.service, deps.settings.assistant, deps.settings.assistant.docs_site, deps.pool
+    )
 
 
 TOOL_FACTORIES: list[ToolFactory] = [search_docs, *ADMIN_TOOL_FACTORIES]

@@ -128,7 +128,9 @@ class Turn:
         timings = Timings()
         site = self.runtime.docs_site(self.request.site_id)
         settings = self.runtime.settings.assistant
-        docs = await inject_docs(self.runtime.service, settings, self.request.message.content, site)
+        docs = await inject_docs(
+            self.runtime.service, self.runtime.pool, settings, self.request.message.content, site
+        )
         timings.retrieval = time.perf_counter() - timings.started
         reply = ReplyBuffer(settings.max_message_chars)
         model = self.runtime.model

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "eval": "askdocs.cli.engine:eval_command",
     "serve": "askdocs.cli.serve:serve",
     "init": "askdocs.cli.init:init",
+    "sites": "askdocs.cli.sites:sites",
     "users": "askdocs.cli.users:users",
     "orgs": "askdocs.cli.orgs:orgs",
     "token": "askdocs.cli.users:token",

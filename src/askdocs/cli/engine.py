@@ -1,8 +1,9 @@
 """``askdocs index``, ``askdocs search`` and ``askdocs eval``: the engine on the command line.
 
 ``index PATH`` registers the folder as a site (``--site NAME``, default: the folder's
-name) in ``<data-dir>/sites.json``, so later ``search`` and ``eval`` runs find it; with
-one site registered, ``--site`` may be omitted. See docs/user-guide/search.md.
+name) in ``<data-dir>/sites.json`` (``askdocs.sites.registry``), so later ``search``,
+``eval`` and ``serve`` runs on the same data dir find it through the site catalog; with one
+site registered, ``--site`` may be omitted. See docs/user-guide/search.md.
 """
 
 from __future__ import annotations
@@ -19,43 +20,20 @@ import click
 from askdocs.cli.context import CliContext
 from askdocs.cli.paths import not_indexed_hint, require_folder
 from askdocs.cli.progress import progress
-from askdocs.errors import ConfigError
 from askdocs.search.evalset import Question, parse_questions
 from askdocs.search.metrics import Judged, dedupe, first_rank, report
 from askdocs.search.output import batch_line, report_json, report_lines, result_json
 from askdocs.search.output import result_lines as search_lines
 from askdocs.service import AskDocs, IndexReport
 from askdocs.settings import Settings, SiteConfig
-from askdocs.sites import configured_sites, folder_site
+from askdocs.sites import SiteCatalog, folder_site
+from askdocs.sites.registry import register_site
 from askdocs.types import SearchResult
 
-REGISTRY = "sites.json"
 _SITE_ID = re.compile(r"[^a-z0-9_-]+")
 
 
 # -- the folder sites the CLI registered ----------------------------------------------
-
-
-def registered_sites(data_dir: Path) -> list[SiteConfig]:
-    """Folder sites registered by ``askdocs index PATH`` in this data dir."""
-    path = data_dir / REGISTRY
-    if not path.is_file():
-        return []
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8"))["sites"]
-        return [folder_site(Path(e["path"]), str(e["id"])) for e in entries]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"{path} is not a valid site registry: {exc}") from exc
-
-
-def register_site(data_dir: Path, site: SiteConfig) -> None:
-    """Add or replace ``site`` in the registry (write to a temp file, then rename)."""
-    sites = [s for s in registered_sites(data_dir) if s.id != site.id] + [site]
-    body = {"sites": [{"id": s.id, "path": str(s.roots[0].path)} for s in sites]}
-    data_dir.mkdir(parents=True, exist_ok=True)
-    temp = data_dir / f".{REGISTRY}.tmp"
-    temp.write_text(json.dumps(body, indent=2), encoding="utf-8")
-    temp.replace(data_dir / REGISTRY)
 
 
 def site_id_for(path: Path, name: str | None) -> str:
@@ -64,14 +42,6 @@ def site_id_for(path: Path, name: str | None) -> str:
         return name
     derived = _SITE_ID.sub("-", path.resolve().name.lower()).strip("-_")[:63]
     return derived or "docs"
-
-
-def known_sites(settings: Settings) -> list[SiteConfig]:
-    """Registered folder sites, else the configured sites (askdocs's own docs by default)."""
-    registered = registered_sites(settings.data_dir)
-    configured = list(settings.sites)
-    merged = configured + [s for s in registered if s.id not in {c.id for c in configured}]
-    return merged or configured_sites(settings)
 
 
 def _settings(obj: CliContext | None) -> Settings:
@@ -83,9 +53,9 @@ def _shows_progress(obj: CliContext | None) -> bool:
 
 
 @contextmanager
-def _service(settings: Settings, extra: SiteConfig | None = None) -> Iterator[AskDocs]:
-    sites = [s for s in known_sites(settings) if extra is None or s.id != extra.id]
-    service = AskDocs(settings, sites + ([extra] if extra else []))
+def _service(settings: Settings) -> Iterator[AskDocs]:
+    """The engine over the site catalog: config sites, then registered folders."""
+    service = AskDocs(settings, SiteCatalog.from_settings(settings))
     try:
         yield service
     finally:
@@ -128,7 +98,7 @@ def index(obj: CliContext | None, path: Path | None, site_name: str | None, as_j
     """
     settings = _settings(obj)
     site = _index_folder(settings, path, site_name) if path is not None else None
-    with _service(settings, site) as service:
+    with _service(settings) as service:
         targets = [site] if site is not None else service.sites
         for target in targets:
             with progress(target.id, enabled=_shows_progress(obj)) as update:
@@ -212,7 +182,7 @@ def eval_command(
     settings = _settings(obj)
     questions = parse_questions(file, getattr(file, "name", "<eval>"))
     extra = _index_folder(settings, docs, site_name) if docs is not None else None
-    with _service(settings, extra) as service:
+    with _service(settings) as service:
         site = service.site(extra.id if extra else site_name)
         if extra is not None:
             with progress(site.id, enabled=_shows_progress(obj)) as update:

@@ -7,15 +7,15 @@
 from askdocs.confirm.canonical import canonical_json, key_fingerprint, sha256_hex
 from askdocs.confirm.keys import ConfirmationKey
 from askdocs.confirm.mac import compute, verify
-from askdocs.confirm.service import ConfirmationTokens, shared_tokens
+from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 
 __all__ = [
     "ConfirmationKey",
     "ConfirmationTokens",
     "canonical_json",
     "compute",
+    "confirmation_tokens",
     "key_fingerprint",
     "sha256_hex",
-    "shared_tokens",
     "verify",
 ]

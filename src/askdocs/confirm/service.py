@@ -1,13 +1,12 @@
 """``ConfirmationTokens``: mint and verify, one instance (one key) per deployment and process.
 
 Every surface (assistant tools, REST) must share one instance: with a process-local key, a
-second instance would derive its own key and refuse tokens its sibling just minted.
-``shared_tokens`` hands out that instance, keyed by where the key comes from.
+second instance would derive its own key and refuse tokens its sibling just minted. The
+application object builds it once (``confirmation_tokens``) and hands it to the admin API.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from askdocs.confirm.keys import KEY_FILE, ConfirmationKey
@@ -39,17 +38,8 @@ def key_file_of(settings: Settings) -> Path:
     return settings.admin.confirmation_token_key_file or settings.data_dir / KEY_FILE
 
 
-_SHARED: dict[tuple[str, str], ConfirmationTokens] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def shared_tokens(settings: Settings) -> ConfirmationTokens:
+def confirmation_tokens(settings: Settings) -> ConfirmationTokens:
+    """The deployment's tokens; build once per process (``askdocs.app.App`` does)."""
     configured = settings.admin.confirmation_token_key
     secret = configured.get_secret_value() if configured else ""
-    path = key_file_of(settings)
-    ident = (secret, str(path.expanduser().absolute()))
-    with _SHARED_LOCK:
-        tokens = _SHARED.get(ident)
-        if tokens is None:
-            tokens = _SHARED[ident] = ConfirmationTokens(ConfirmationKey(secret or None, path))
-        return tokens
+    return ConfirmationTokens(ConfirmationKey(secret or None, key_file_of(settings)))

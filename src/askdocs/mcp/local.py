@@ -10,9 +10,9 @@ from typing import TypeVar
 import anyio.to_thread
 
 from askdocs.answer.flow import Question, answer
+from askdocs.blocking import BlockingPool
 from askdocs.corpus import CorpusSnapshot
-from askdocs.llm.registry import create_chat_model
-from askdocs.llm.types import ChatMessage
+from askdocs.llm.types import ChatMessage, ChatModel
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
 from askdocs.mcp.indexing import BackgroundIndex
 from askdocs.mcp.models import ArticleOutput, AskOutput, AskSource, CatalogOutput, SearchOutput
@@ -23,17 +23,23 @@ from askdocs.settings import SiteConfig
 
 T = TypeVar("T")
 STOP_WAIT_SECONDS = 5.0
-
-
-async def _in_thread(fn: Callable[[], T]) -> T:
-    return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+POOL_SIZE = 4
 
 
 class LocalBackend:
     """Tools over an in-process ``AskDocs``: background incremental index, direct corpus reads."""
 
-    def __init__(self, service: AskDocs, *, index_wait_seconds: float) -> None:
+    def __init__(
+        self,
+        service: AskDocs,
+        *,
+        index_wait_seconds: float,
+        model: ChatModel | None = None,
+        pool: BlockingPool | None = None,
+    ) -> None:
         self.service = service
+        self.model = model
+        self.pool = pool or BlockingPool(POOL_SIZE)
         self.wait_seconds = index_wait_seconds
         self.indexes = {site.id: _background_index(service, site.id) for site in service.sites}
 
@@ -43,15 +49,15 @@ class LocalBackend:
 
     async def aclose(self) -> None:
         for index in self.indexes.values():
-            await _in_thread(partial(index.stop, STOP_WAIT_SECONDS))
+            await anyio.to_thread.run_sync(partial(index.stop, STOP_WAIT_SECONDS))
+        self.pool.close()
         self.service.close()
 
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
         site = self.service.site(args.site)
-        await self.indexes[site.id].wait_ready(self.wait_seconds, call.progress)
         index = self.indexes[site.id]
         await index.wait_ready(self.wait_seconds, call.progress)
-        result = await _in_thread(
+        result = await self.pool.run(
             lambda: self.service.search(
                 args.query, site=site.id, locale=args.locale, limit=args.limit
             )
@@ -81,9 +87,8 @@ class LocalBackend:
         """Ask AI in-process: the same retrieval and prompt as ``POST /api/ask``."""
         site = self.service.site(site_id)
         await self.indexes[site.id].wait_ready(self.wait_seconds, call.progress)
-        model = create_chat_model(self.service.settings.chat)
         asked = Question(site, (ChatMessage(role="user", content=question),))
-        reply = await answer(self.service, model, self.service.settings, asked)
+        reply = await answer(self.service, self.model, self.service.settings, asked, self.pool)
         text = "".join([piece async for piece in reply.body])
         return AskOutput(
             answer=text,
@@ -93,7 +98,7 @@ class LocalBackend:
 
     async def _snapshot(self, site: SiteConfig) -> CorpusSnapshot:
         """The corpus as it is now (edits show at once; unchanged files are not re-parsed)."""
-        return await _in_thread(partial(self.service.snapshot, site.id))
+        return await self.pool.run(partial(self.service.snapshot, site.id))
 
 
 def _background_index(service: AskDocs, site_id: str) -> BackgroundIndex:

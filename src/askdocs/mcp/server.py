@@ -25,6 +25,7 @@ from askdocs.errors import AskDocsError
 from askdocs.mcp.auth import AuthContext, current_auth
 from askdocs.mcp.backend import ArticleArgs, Call, DocsBackend, SearchArgs
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+from askdocs.search.query import MAX_QUERY_CHARS
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -38,7 +39,11 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 Query = Annotated[
     str,
-    Field(min_length=1, max_length=1000, description="What to look for: a question or keywords."),
+    Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="What to look for: a question or keywords.",
+    ),
 ]
 Site = Annotated[
     str | None,

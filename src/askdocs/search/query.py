@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-MAX_QUERY_CHARS = 2000  # seed 000: the message is truncated before it is embedded
+MAX_QUERY_CHARS = 2000
+"""The one query bound (seed 000): longer text is cut before it is embedded or tokenised;
+request surfaces (``GET /api/search``, the MCP tools) refuse longer queries outright."""
+
+
+def bounded_query(text: str) -> str:
+    return text[:MAX_QUERY_CHARS]
 
 
 @dataclass(frozen=True)

@@ -1,74 +1,122 @@
-"""What routes read from the app: settings, the service, and Ask AI's guards.
+"""Typed FastAPI dependencies: how routes reach the parts of the one ``askdocs.app.App``.
 
-Built once by ``create_app`` and kept on ``app.state``; tests swap parts through the
-``create_app`` arguments or ``app.state``, never through globals.
+``create_app`` keeps the ``App`` on ``app.state.askdocs``; every route takes what it needs
+through these dependencies, so a test replaces any part with ``app.dependency_overrides``
+(for example ``{get_chat: lambda: scripted_model}``) without touching module state.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Annotated
 
-import anyio
-from fastapi import Request
+from fastapi import Depends, Request
 
-from askdocs.admin.api import org_site_ids
-from askdocs.errors import NotFound
+from askdocs.admin.api import AdminApi
+from askdocs.app import App
+from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.blocking import BlockingPool
 from askdocs.guard.botcheck import BotCheck
-from askdocs.guard.hosts import host_name, site_for_host
+from askdocs.guard.hosts import host_name
 from askdocs.guard.limiter import Limiter
 from askdocs.guard.visitor import client_address, visitor_id
 from askdocs.llm.types import ChatModel
+from askdocs.reader.control import DocsReader
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
+from askdocs.sites import OPERATOR, VISITOR, SiteCatalog
 
 
-@dataclass
-class Runtime:
-    limiter: Limiter
-    bot_check: BotCheck
-    chat: ChatModel | None
-    visitor_key: bytes
-    search_concurrency: int = 4
-    _slots: anyio.CapacityLimiter | None = field(default=None, repr=False)
-
-    def search_slots(self) -> anyio.CapacityLimiter:
-        """Bounds concurrent searches (created inside the event loop, on first use)."""
-        if self._slots is None:
-            self._slots = anyio.CapacityLimiter(self.search_concurrency)
-        return self._slots
+def get_app(request: Request) -> App:
+    app: App = request.app.state.askdocs
+    return app
 
 
-def settings_of(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+AppDep = Annotated[App, Depends(get_app)]
 
 
-def service_of(request: Request) -> AskDocs:
-    service: AskDocs = request.app.state.service
-    return service
+def get_settings(app: AppDep) -> Settings:
+    return app.settings
 
 
-def runtime_of(request: Request) -> Runtime:
-    runtime: Runtime = request.app.state.runtime
-    return runtime
+def get_engine(app: AppDep) -> AskDocs:
+    return app.engine
 
 
-def request_host(request: Request) -> str:
+def get_catalog(app: AppDep) -> SiteCatalog:
+    return app.catalog
+
+
+def get_pool(app: AppDep) -> BlockingPool:
+    return app.pool
+
+
+def get_ready_pool(app: AppDep) -> BlockingPool:
+    return app.ready_pool
+
+
+def get_limiter(app: AppDep) -> Limiter:
+    return app.limiter
+
+
+def get_bot_check(app: AppDep) -> BotCheck:
+    return app.bot_check
+
+
+def get_chat(app: AppDep) -> ChatModel | None:
+    return app.chat
+
+
+def get_reader(app: AppDep) -> DocsReader:
+    return app.reader
+
+
+async def get_assistant(app: AppDep) -> AssistantRuntime:
+    return (await app.stored_parts()).assistant
+
+
+async def get_admin(app: AppDep) -> AdminApi:
+    return (await app.stored_parts()).admin
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+EngineDep = Annotated[AskDocs, Depends(get_engine)]
+CatalogDep = Annotated[SiteCatalog, Depends(get_catalog)]
+PoolDep = Annotated[BlockingPool, Depends(get_pool)]
+ReadyPoolDep = Annotated[BlockingPool, Depends(get_ready_pool)]
+LimiterDep = Annotated[Limiter, Depends(get_limiter)]
+BotCheckDep = Annotated[BotCheck, Depends(get_bot_check)]
+ChatDep = Annotated[ChatModel | None, Depends(get_chat)]
+ReaderDep = Annotated[DocsReader, Depends(get_reader)]
+AssistantDep = Annotated[AssistantRuntime, Depends(get_assistant)]
+AdminDep = Annotated[AdminApi, Depends(get_admin)]
+
+
+def get_host(request: Request) -> str:
     return host_name(request.headers.get("host"))
 
 
-def host_site(request: Request) -> SiteConfig:
-    """The docs site this request's host names; 404 ``site_not_found`` when none. On
-    loopback, organisation sites never stand in for the configured site."""
-    service = service_of(request)
-    site = site_for_host(service.sites, request_host(request), org_site_ids(service))
-    if site is None:
-        raise NotFound("no documentation site is served on this host", code="site_not_found")
-    return site
+HostDep = Annotated[str, Depends(get_host)]
 
 
-def visitor_of(request: Request) -> str:
+def get_host_site(catalog: CatalogDep, host: HostDep) -> SiteConfig:
+    """The site this request's host names, whatever its visibility (Ask AI checks that
+    later, in its documented order); 404 ``site_not_found`` when none."""
+    return catalog.resolve(host=host, caller=OPERATOR)
+
+
+HostSiteDep = Annotated[SiteConfig, Depends(get_host_site)]
+
+
+def public_site(catalog: SiteCatalog, host: str, site_id: str | None) -> SiteConfig:
+    """The named site, else the host's: public and live only (search, reader, web)."""
+    return catalog.resolve(host=host, site_id=site_id, caller=VISITOR)
+
+
+def get_visitor(request: Request, app: AppDep) -> str:
     peer = request.client.host if request.client else None
-    header = settings_of(request).server.trusted_proxy_header
+    header = app.settings.server.trusted_proxy_header
     address = client_address(peer, request.headers, header)
-    return visitor_id(runtime_of(request).visitor_key, address)
+    return visitor_id(app.visitor_key, address)
+
+
+VisitorDep = Annotated[str, Depends(get_visitor)]

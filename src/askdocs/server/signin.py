@@ -14,18 +14,12 @@ from fastapi import Depends, Request, Response
 
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.web import RequestFacts, SignedIn, identify, optional_identify
+from askdocs.server.deps import AssistantDep
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
 from askdocs.users.types import Principal
 
-
-async def assistant_runtime(request: Request) -> AssistantRuntime:
-    from askdocs.server.routes.assistant import get_runtime
-
-    return await get_runtime(request)
-
-
-Runtime = Annotated[AssistantRuntime, Depends(assistant_runtime)]
+Runtime = AssistantDep
 
 
 def accounts_for(runtime: AssistantRuntime) -> Accounts:

@@ -1,7 +1,7 @@
 """Admin tools for the assistant, registered through ``assistant.toolset.TOOL_FACTORIES``.
 
 ``ADMIN_TOOL_FACTORIES`` builds every single tool and the Propose half of every pair named
-in ``askdocs.admin.names`` over the shared ``AdminApi`` of the runtime's database. Apply is
+in ``askdocs.admin.names`` over the application's one ``AdminApi`` (``ToolDeps.admin``). Apply is
 never a model tool: only the person applies, over REST (see ``tools``).
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from askdocs.admin.api import admin_api_for
 from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS
 from askdocs.assistant.admin_tools.tools import (
     ProposeTool,
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
 def _single(name: str) -> Callable[[ToolDeps], Tool]:
     def build(deps: ToolDeps) -> Tool:
-        api = admin_api_for(deps.settings, deps.service, deps.db)
+        api = deps.admin
         if name == "reindex_site":
             return ReindexTool(api)
         if name == "test_inference_provider":
@@ -39,7 +38,7 @@ def _single(name: str) -> Callable[[ToolDeps], Tool]:
 
 def _propose(operation: str) -> Callable[[ToolDeps], Tool]:
     def build(deps: ToolDeps) -> Tool:
-        return ProposeTool(admin_api_for(deps.settings, deps.service, deps.db), operation)
+        return ProposeTool(deps.admin, operation)
 
     return build
 

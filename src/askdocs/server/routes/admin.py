@@ -12,25 +12,21 @@ import re
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 
-from askdocs.admin.api import AdminApi, admin_api_for
+from askdocs.admin.api import AdminApi
 from askdocs.admin.args import JsonObject
 from askdocs.admin.names import OPERATIONS
 from askdocs.errors import NotFound
-from askdocs.server.routes.assistant import Caller, Runtime
+from askdocs.server.deps import AdminDep
+from askdocs.server.signin import Caller
 from askdocs.users.types import Principal
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 Args = Annotated[dict[str, Any], Body(default_factory=dict)]
 
-
-async def get_admin(runtime: Runtime) -> AdminApi:
-    return admin_api_for(runtime.settings, runtime.service, runtime.db)
-
-
-Admin = Annotated[AdminApi, Depends(get_admin)]
+Admin = AdminDep
 
 
 def operation_name(slug: str) -> str:

@@ -23,15 +23,18 @@ from askdocs.errors import NotFound
 from askdocs.guard.hosts import default_host
 from askdocs.guard.validation import AskInput, PayloadTooLarge, parse_ask_body, require_json
 from askdocs.server.deps import (
-    host_site,
-    request_host,
-    runtime_of,
-    service_of,
-    settings_of,
-    visitor_of,
+    BotCheckDep,
+    ChatDep,
+    EngineDep,
+    HostDep,
+    HostSiteDep,
+    LimiterDep,
+    PoolDep,
+    SettingsDep,
+    VisitorDep,
 )
 from askdocs.server.schemas import ASK_REQUEST_SCHEMA, ErrorBody
-from askdocs.settings import SiteConfig
+from askdocs.settings import Settings, SiteConfig
 
 router = APIRouter()
 ASK_ACTION = "ask"
@@ -54,28 +57,31 @@ _OK = {200: {"description": "The answer, streamed", "content": {"text/plain": {}
     responses={**_OK, **_ERRORS},  # type: ignore[dict-item]
     openapi_extra=_BODY,
 )
-async def ask(request: Request) -> StreamingResponse:
-    site = host_site(request)
-    runtime = runtime_of(request)
-    visitor = visitor_of(request)
-    await runtime.limiter.burst(visitor)
-    body = await _read_question(request)
+async def ask(
+    request: Request,
+    site: HostSiteDep,
+    host: HostDep,
+    visitor: VisitorDep,
+    settings: SettingsDep,
+    limiter: LimiterDep,
+    bot_check: BotCheckDep,
+    engine: EngineDep,
+    chat: ChatDep,
+    pool: PoolDep,
+) -> StreamingResponse:
+    await limiter.burst(visitor)
+    body = await _read_question(request, settings)
     _require_ask_on(site)
-    hosts = {request_host(request), default_host(site) or ""} - {""}
-    await runtime.bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=None)
-    left = await runtime.limiter.daily(visitor, site.id)
-    reply = await answer(
-        service_of(request),
-        runtime.chat,
-        settings_of(request),
-        Question(site, body.messages, body.locale),
-        runtime.search_slots(),
-    )
+    hosts = {host, default_host(site) or ""} - {""}
+    await bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=None)
+    left = await limiter.daily(visitor, site.id)
+    question = Question(site, body.messages, body.locale)
+    reply = await answer(engine, chat, settings, question, pool)
     return _stream(reply, left)
 
 
-async def _read_question(request: Request) -> AskInput:
-    limits = settings_of(request).ask
+async def _read_question(request: Request, settings: Settings) -> AskInput:
+    limits = settings.ask
     require_json(request.headers.get("content-type"))
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.max_body_bytes:

@@ -7,18 +7,14 @@ per request. Another user's thread answers exactly like a missing one (404).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Annotated
 
 import anyio
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import APIRouter, Response
 from fastapi.responses import StreamingResponse
 
 from askdocs.assistant import stream
 from askdocs.assistant.chat import start_turn
-from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.store import thread_not_found
 from askdocs.assistant.turn import Turn
 from askdocs.assistant.wire import (
@@ -31,50 +27,11 @@ from askdocs.assistant.wire import (
     ThreadPatchIn,
 )
 from askdocs.errors import InvalidInput
-from askdocs.server.signin import get_caller
-from askdocs.users.types import Principal
+from askdocs.server.deps import AssistantDep
+from askdocs.server.signin import Caller
 
-
-@asynccontextmanager
-async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    await _runtime_of(app)
-    try:
-        yield
-    finally:
-        runtime = getattr(app.state, "assistant", None)
-        if isinstance(runtime, AssistantRuntime):
-            await runtime.close()
-
-
-router = APIRouter(prefix="/api/v1/assistant", tags=["assistant"], lifespan=lifespan)
-
-
-async def _runtime_of(app: FastAPI) -> AssistantRuntime:
-    """The app's runtime, built once (at start-up, or on first use without a lifespan)."""
-    lock = getattr(app.state, "assistant_lock", None)
-    if not isinstance(lock, asyncio.Lock):
-        lock = app.state.assistant_lock = asyncio.Lock()
-    async with lock:
-        existing = getattr(app.state, "assistant", None)
-        if isinstance(existing, AssistantRuntime):
-            return existing
-        settings, service = app.state.settings, app.state.service
-        runtime = await anyio.to_thread.run_sync(AssistantRuntime.build, settings, service)
-        app.state.assistant = runtime
-        return runtime
-
-
-async def get_runtime(request: Request) -> AssistantRuntime:
-    runtime = getattr(request.app.state, "assistant", None)
-    if isinstance(runtime, AssistantRuntime):
-        return runtime
-    return await _runtime_of(request.app)
-
-
-Runtime = Annotated[AssistantRuntime, Depends(get_runtime)]
-
-
-Caller = Annotated[Principal, Depends(get_caller)]
+router = APIRouter(prefix="/api/v1/assistant", tags=["assistant"])
+Runtime = AssistantDep
 
 
 def _title(value: str | None) -> str | None:

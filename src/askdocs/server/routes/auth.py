@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request, Response
 from askdocs.auth.attempts import count_attempt
 from askdocs.auth.web import check_origin, optional_identify
 from askdocs.errors import AuthError, NotFound
-from askdocs.server.deps import runtime_of, visitor_of
+from askdocs.server.deps import LimiterDep, VisitorDep
 from askdocs.server.signin import (
     AccountsDep,
     SignedInDep,
@@ -63,13 +63,17 @@ async def auth_config(accounts: AccountsDep) -> AuthConfigOut:
 
 @router.post("/sign-in")
 async def sign_in(
-    request: Request, response: Response, accounts: AccountsDep, body: SignInIn
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    limiter: LimiterDep,
+    visitor: VisitorDep,
+    body: SignInIn,
 ) -> MeOut:
     check_origin(facts_of(request))
     auth = accounts.settings.auth
-    store = runtime_of(request).limiter.store
     timeout = accounts.settings.ask.limits_timeout_seconds
-    await count_attempt(store, auth, body.email, visitor_of(request), int(time.time()), timeout)
+    await count_attempt(limiter.store, auth, body.email, visitor, int(time.time()), timeout)
     agent = request.headers.get("user-agent", "")
     user, new = await anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent)
     set_session_cookie(response, request, accounts.settings, new.token)

@@ -16,13 +16,13 @@ import secrets
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse
 
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.guard.hosts import site_hosts
-from askdocs.server.deps import host_site, settings_of
+from askdocs.server.deps import CatalogDep, HostDep, SettingsDep, get_host_site
 from askdocs.server.schemas import ErrorBody
 from askdocs.settings import SiteConfig
 
@@ -55,12 +55,15 @@ function askdocsFailed() {{ askdocsSend({{type: "askdocs-turnstile-error"}}); }}
     responses={400: {"model": ErrorBody}, 404: {"model": ErrorBody}},
 )
 async def turnstile_page(
-    request: Request, origin: Annotated[str, Query(max_length=300)]
+    settings: SettingsDep,
+    catalog: CatalogDep,
+    host: HostDep,
+    origin: Annotated[str, Query(max_length=300)],
 ) -> HTMLResponse:
-    bot_check = settings_of(request).bot_check
+    bot_check = settings.bot_check
     if bot_check.provider != "turnstile" or not bot_check.site_key:
         raise NotFound("the Turnstile bot check is not configured", code="bot_check_off")
-    allowed = allowed_origin(origin, host_site(request))
+    allowed = allowed_origin(origin, get_host_site(catalog, host))
     nonce = secrets.token_urlsafe(16)
     page = PAGE.format(
         nonce=nonce,

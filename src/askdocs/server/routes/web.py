@@ -27,9 +27,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from askdocs.errors import NotFound
 from askdocs.guard.botcheck import is_loopback
-from askdocs.server.deps import request_host, settings_of
+from askdocs.server.deps import get_app, get_host
 from askdocs.server.routes.reader import reader_site
 from askdocs.settings import SiteConfig
+from askdocs.sites import SiteCatalog
 
 router = APIRouter(include_in_schema=False)
 _HOSTNAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?(?::[0-9]{1,5})?")
@@ -95,12 +96,12 @@ def assistant_page(
     """The signed-in assistant. It needs no docs site; the host's site (if any) names the
     page and becomes new threads' site. Never framed: it carries Apply buttons."""
     try:
-        chosen: SiteConfig | None = reader_site(request, site)
+        chosen: SiteConfig | None = reader_site(_catalog(request), _host(request), site)
     except NotFound:
         chosen = None
     config = {
         "site": chosen.id if chosen else None,
-        "maxMessageChars": settings_of(request).assistant.max_message_chars,
+        "maxMessageChars": get_app(request).settings.assistant.max_message_chars,
     }
     name = (chosen.name or chosen.id) if chosen else "askdocs"
     return HTMLResponse(render("assistant.html", config, name), headers=page_headers("'none'"))
@@ -110,8 +111,8 @@ def assistant_page(
 def widget_frame(
     request: Request, site: Annotated[str | None, Query(max_length=63)] = None
 ) -> Response:
-    chosen = reader_site(request, site)
-    return _page(request, "frame.html", chosen.id, frame_ancestors(chosen, request_host(request)))
+    chosen = reader_site(_catalog(request), _host(request), site)
+    return _page(request, "frame.html", chosen.id, frame_ancestors(chosen, _host(request)))
 
 
 @router.get("/widget.js")
@@ -142,8 +143,8 @@ def _static(request: Request, name: str, extra: dict[str, str] | None = None) ->
 
 
 def _page(request: Request, template: str, site_id: str | None, ancestors: str) -> Response:
-    site = reader_site(request, site_id)
-    settings = settings_of(request)
+    site = reader_site(_catalog(request), _host(request), site_id)
+    settings = get_app(request).settings
     config = {
         "site": site.id,
         "siteName": site.name or site.id,
@@ -154,6 +155,14 @@ def _page(request: Request, template: str, site_id: str | None, ancestors: str) 
     }
     page = render(template, config, site.name or site.id)
     return HTMLResponse(page, headers=page_headers(ancestors))
+
+
+def _catalog(request: Request) -> SiteCatalog:
+    return get_app(request).catalog
+
+
+def _host(request: Request) -> str:
+    return get_host(request)
 
 
 def render(template: str, config: Mapping[str, object], site_name: str) -> str:

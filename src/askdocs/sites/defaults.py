@@ -1,18 +1,19 @@
-"""Resolving the configured sites, and the default site: askdocs's own documentation."""
+"""Site definitions that need no catalog: the default site (askdocs's own documentation),
+a folder site, and finding a site by id in a list."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from askdocs.errors import ConfigError, NotFound
-from askdocs.settings import RootConfig, Settings, SiteConfig
+from askdocs.settings import RootConfig, SiteConfig
 
 DEFAULT_SITE_ID = "askdocs"
 
 
 def bundled_docs_path() -> Path:
     """askdocs's own docs: the repository's ``docs/`` or the copy inside the wheel."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     for candidate in (package / "_bundled_docs", package.parent.parent / "docs"):
         if candidate.is_dir():
             return candidate
@@ -35,10 +36,6 @@ def own_docs_site(docs: Path | None = None) -> SiteConfig:
 def folder_site(path: Path, site_id: str = "docs") -> SiteConfig:
     """A site made of one folder of Markdown (the CLI's ``PATH`` arguments)."""
     return SiteConfig(id=site_id, name=site_id, roots=[RootConfig(path=path, audience="user")])
-
-
-def configured_sites(settings: Settings) -> list[SiteConfig]:
-    return list(settings.sites) or [own_docs_site()]
 
 
 def find_site(sites: list[SiteConfig], site_id: str | None) -> SiteConfig:

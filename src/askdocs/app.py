@@ -1,0 +1,128 @@
+"""``App``: the composition root. Built once from ``Settings``; every part is made here.
+
+The HTTP app (``server.app.create_app``), the CLI and the MCP server build one ``App`` (or
+``App.engine_only`` for the engine alone) and reach its parts; no part is built anywhere else
+and no module keeps mutable state of its own. The parts:
+
+- ``engine`` (``AskDocs``), with the ``catalog`` of sites and the activity ``monitor``;
+- ``pool``: the bounded pool for blocking engine work (searches, corpus reads), and
+  ``ready_pool``, the same kind of pool kept for ``/readyz`` alone;
+- ``limiter``, ``bot_check``, ``visitor_key``: Ask AI's guards;
+- ``chat``: the chat model (``None`` when ``chat.provider`` is ``none``);
+- ``reader``: the docs reader and its render workers;
+- ``indexer``: the background indexer (started by ``start()`` when
+  ``server.index_in_background`` is on);
+- the stored parts, which need the database: ``db``, ``admin`` (the admin operations),
+  ``assistant`` (the assistant runtime). They open in ``start()``, or on first use when
+  nothing called ``start()`` (tests that drive the ASGI app without its lifespan).
+
+``aclose()`` releases everything in reverse order; an engine passed in stays open.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+import anyio.to_thread
+
+from askdocs.admin.api import AdminApi
+from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.assistant.toolset import ToolDeps
+from askdocs.blocking import BlockingPool
+from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
+from askdocs.db import Database
+from askdocs.guard.botcheck import BotCheck, create_bot_check
+from askdocs.guard.limiter import Limiter, open_limits_store
+from askdocs.guard.visitor import visitor_key
+from askdocs.indexing import IndexingService
+from askdocs.llm.registry import create_chat_model
+from askdocs.llm.types import ChatModel
+from askdocs.reader.control import DocsReader
+from askdocs.service import AskDocs
+from askdocs.settings import Settings
+from askdocs.sites import SiteCatalog
+
+log = logging.getLogger(__name__)
+SHUTDOWN_WAIT_SECONDS = 10.0
+READY_THREADS = 2
+
+
+@dataclass(frozen=True)
+class Stored:
+    """The parts that live in the database."""
+
+    db: Database
+    admin: AdminApi
+    assistant: AssistantRuntime
+
+
+class App:
+    """Everything one askdocs process runs, built once. ``await start()``, ``await aclose()``."""
+
+    def __init__(self, settings: Settings, *, engine: AskDocs | None = None) -> None:
+        self.settings = settings
+        self.engine = engine or AskDocs(settings)
+        self._owns_engine = engine is None
+        self.pool = BlockingPool(settings.server.search_concurrency)
+        self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane
+        self.limiter = Limiter(open_limits_store(settings), settings)
+        self.bot_check: BotCheck = create_bot_check(settings.bot_check)
+        self.chat: ChatModel | None = create_chat_model(settings.chat)
+        self.visitor_key = visitor_key(settings)
+        self.reader = DocsReader(settings)
+        self.tokens: ConfirmationTokens = confirmation_tokens(settings)
+        self.indexer = IndexingService(
+            self.engine,
+            first_run_delay=settings.index.first_run_delay_seconds,
+            recheck=settings.index.recheck_seconds,
+            retry=settings.index.retry_seconds,
+        )
+        self._stored: Stored | None = None
+        self._stored_lock = threading.Lock()
+
+    @property
+    def catalog(self) -> SiteCatalog:
+        return self.engine.catalog
+
+    # -- the stored parts ------------------------------------------------------------------
+
+    def stored(self) -> Stored:
+        """The database parts, opened (and migrated) on first call. Blocking."""
+        with self._stored_lock:
+            if self._stored is None:
+                self._stored = self._open_stored()
+            return self._stored
+
+    async def stored_parts(self) -> Stored:
+        if self._stored is not None:
+            return self._stored
+        return await anyio.to_thread.run_sync(self.stored)
+
+    def _open_stored(self) -> Stored:
+        db = Database.open(self.settings)
+        admin = AdminApi(self.settings, self.engine, db, tokens=self.tokens)
+        admin.sync_sites()
+        deps = ToolDeps(self.settings, self.engine, db, admin, self.pool)
+        return Stored(db, admin, AssistantRuntime.build(deps, self.chat))
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.stored_parts()
+        if self.settings.server.index_in_background:
+            self.indexer.start()
+
+    async def aclose(self) -> None:
+        await self.limiter.close()
+        await anyio.to_thread.run_sync(self.indexer.stop, SHUTDOWN_WAIT_SECONDS)
+        stored, self._stored = self._stored, None
+        if stored is not None:
+            await stored.assistant.close()
+            stored.db.close()
+        self.reader.close()
+        self.pool.close()
+        self.ready_pool.close()
+        if self._owns_engine:
+            self.engine.close()
