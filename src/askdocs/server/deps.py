@@ -26,47 +26,53 @@ from askdocs.settings import Settings, SiteConfig
 from askdocs.sites import OPERATOR, VISITOR, SiteCatalog
 
 
-def get_app(request: Request) -> App:
+def app_of(request: Request) -> App:
     app: App = request.app.state.askdocs
     return app
+
+
+async def get_app(request: Request) -> App:
+    """Every dependency here is ``async``: none blocks, and none may wait for a worker
+    thread (the thread pool can be full of requests waiting on a hung database)."""
+    return app_of(request)
 
 
 AppDep = Annotated[App, Depends(get_app)]
 
 
-def get_settings(app: AppDep) -> Settings:
+async def get_settings(app: AppDep) -> Settings:
     return app.settings
 
 
-def get_engine(app: AppDep) -> AskDocs:
+async def get_engine(app: AppDep) -> AskDocs:
     return app.engine
 
 
-def get_catalog(app: AppDep) -> SiteCatalog:
+async def get_catalog(app: AppDep) -> SiteCatalog:
     return app.catalog
 
 
-def get_pool(app: AppDep) -> BlockingPool:
+async def get_pool(app: AppDep) -> BlockingPool:
     return app.pool
 
 
-def get_ready_pool(app: AppDep) -> BlockingPool:
+async def get_ready_pool(app: AppDep) -> BlockingPool:
     return app.ready_pool
 
 
-def get_limiter(app: AppDep) -> Limiter:
+async def get_limiter(app: AppDep) -> Limiter:
     return app.limiter
 
 
-def get_bot_check(app: AppDep) -> BotCheck:
+async def get_bot_check(app: AppDep) -> BotCheck:
     return app.bot_check
 
 
-def get_chat(app: AppDep) -> ChatModel | None:
+async def get_chat(app: AppDep) -> ChatModel | None:
     return app.chat
 
 
-def get_reader(app: AppDep) -> DocsReader:
+async def get_reader(app: AppDep) -> DocsReader:
     return app.reader
 
 
@@ -91,17 +97,25 @@ AssistantDep = Annotated[AssistantRuntime, Depends(get_assistant)]
 AdminDep = Annotated[AdminApi, Depends(get_admin)]
 
 
-def get_host(request: Request) -> str:
+def host_of(request: Request) -> str:
     return host_name(request.headers.get("host"))
+
+
+async def get_host(request: Request) -> str:
+    return host_of(request)
 
 
 HostDep = Annotated[str, Depends(get_host)]
 
 
-def get_host_site(catalog: CatalogDep, host: HostDep) -> SiteConfig:
+def host_site(catalog: SiteCatalog, host: str) -> SiteConfig:
     """The site this request's host names, whatever its visibility (Ask AI checks that
     later, in its documented order); 404 ``site_not_found`` when none."""
     return catalog.resolve(host=host, caller=OPERATOR)
+
+
+async def get_host_site(catalog: CatalogDep, host: HostDep) -> SiteConfig:
+    return host_site(catalog, host)
 
 
 HostSiteDep = Annotated[SiteConfig, Depends(get_host_site)]
@@ -112,7 +126,7 @@ def public_site(catalog: SiteCatalog, host: str, site_id: str | None) -> SiteCon
     return catalog.resolve(host=host, site_id=site_id, caller=VISITOR)
 
 
-def get_visitor(request: Request, app: AppDep) -> str:
+async def get_visitor(request: Request, app: AppDep) -> str:
     peer = request.client.host if request.client else None
     header = app.settings.server.trusted_proxy_header
     address = client_address(peer, request.headers, header)

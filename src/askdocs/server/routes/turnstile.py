@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.guard.hosts import site_hosts
-from askdocs.server.deps import CatalogDep, HostDep, SettingsDep, get_host_site
+from askdocs.server.deps import CatalogDep, HostDep, SettingsDep, host_site
 from askdocs.server.schemas import ErrorBody
 from askdocs.settings import SiteConfig
 
@@ -63,7 +63,7 @@ async def turnstile_page(
     bot_check = settings.bot_check
     if bot_check.provider != "turnstile" or not bot_check.site_key:
         raise NotFound("the Turnstile bot check is not configured", code="bot_check_off")
-    allowed = allowed_origin(origin, get_host_site(catalog, host))
+    allowed = allowed_origin(origin, host_site(catalog, host))
     nonce = secrets.token_urlsafe(16)
     page = PAGE.format(
         nonce=nonce,

@@ -27,7 +27,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from askdocs.errors import NotFound
 from askdocs.guard.botcheck import is_loopback
-from askdocs.server.deps import get_app, get_host
+from askdocs.server.deps import app_of, host_of
 from askdocs.server.routes.reader import reader_site
 from askdocs.settings import SiteConfig
 from askdocs.sites import SiteCatalog
@@ -101,7 +101,7 @@ def assistant_page(
         chosen = None
     config = {
         "site": chosen.id if chosen else None,
-        "maxMessageChars": get_app(request).settings.assistant.max_message_chars,
+        "maxMessageChars": app_of(request).settings.assistant.max_message_chars,
     }
     name = (chosen.name or chosen.id) if chosen else "askdocs"
     return HTMLResponse(render("assistant.html", config, name), headers=page_headers("'none'"))
@@ -144,7 +144,7 @@ def _static(request: Request, name: str, extra: dict[str, str] | None = None) ->
 
 def _page(request: Request, template: str, site_id: str | None, ancestors: str) -> Response:
     site = reader_site(_catalog(request), _host(request), site_id)
-    settings = get_app(request).settings
+    settings = app_of(request).settings
     config = {
         "site": site.id,
         "siteName": site.name or site.id,
@@ -158,11 +158,11 @@ def _page(request: Request, template: str, site_id: str | None, ancestors: str) 
 
 
 def _catalog(request: Request) -> SiteCatalog:
-    return get_app(request).catalog
+    return app_of(request).catalog
 
 
 def _host(request: Request) -> str:
-    return get_host(request)
+    return host_of(request)
 
 
 def render(template: str, config: Mapping[str, object], site_name: str) -> str:
