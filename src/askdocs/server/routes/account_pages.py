@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from askdocs.server.deps import settings_of
+from askdocs.server.deps import app_of
 from askdocs.server.routes.web import page_headers, render
 
 router = APIRouter(include_in_schema=False)
@@ -18,7 +18,7 @@ TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin"}
 
 
 def account_page(request: Request, kind: str) -> HTMLResponse:
-    oidc = settings_of(request).auth.oidc
+    oidc = app_of(request).settings.auth.oidc
     config = {"page": kind, "oidc": bool(oidc.issuer), "oidcName": oidc.display_name}
     title = f"{TITLES[kind]} — askdocs"
     headers = {**page_headers("'none'"), "Referrer-Policy": "no-referrer"}
