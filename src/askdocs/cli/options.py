@@ -8,6 +8,7 @@ that has its own ``--json`` keeps it, and the global ``--json`` turns it on.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +19,6 @@ import click
 from askdocs.cli.context import CliContext
 
 GLOBAL_NAMES = ("data_dir", "config_file", "json", "verbose", "quiet")
-_MARK = "_askdocs_global_options"
 
 
 def global_options(*, with_env: bool) -> list[click.Option]:
@@ -48,18 +48,17 @@ def global_options(*, with_env: bool) -> list[click.Option]:
 
 
 def add_global_options(command: click.Command) -> click.Command:
-    """Give ``command`` (and, for a group, its subcommands) the global options. Idempotent."""
-    if getattr(command, _MARK, False):
-        return command
+    """A copy of ``command`` (and, for a group, of its subcommands) with the global options.
+
+    The command object its module defines is left as it is."""
     taken = {opt for param in command.params for opt in param.opts}
     added = [p for p in global_options(with_env=False) if not taken & set(p.opts)]
-    command.params.extend(added)
-    command.callback = _merging(command.callback, {p.name for p in added if p.name}, taken)
-    setattr(command, _MARK, True)
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            add_global_options(sub)
-    return command
+    clone = copy.copy(command)
+    clone.params = [*command.params, *added]
+    clone.callback = _merging(command.callback, {p.name for p in added if p.name}, taken)
+    if isinstance(command, click.Group) and isinstance(clone, click.Group):
+        clone.commands = {name: add_global_options(sub) for name, sub in command.commands.items()}
+    return clone
 
 
 def _merging(
