@@ -1,5 +1,5 @@
 # askdocs in a container: the server, the bundled model and askdocs's own docs inside,
-# data in a volume. Build: podman build -t askdocs .   (or docker build)
+# data in a volume. Build: podman build --format docker -t askdocs .  (or docker build)
 # Run:   see compose.yaml and docs/deployment.md ("Containers").
 #
 # BASE is any Debian-like image with python3 (3.11+) and python3-venv.
@@ -24,8 +24,8 @@ ENV PATH=/opt/askdocs/bin:$PATH \
     ASKDOCS_DATA_DIR=/var/lib/askdocs \
     ASKDOCS_SERVER__HOST=0.0.0.0 \
     ASKDOCS_SERVER__PORT=8000
-RUN groupadd --system --gid 10001 askdocs \
- && useradd --system --uid 10001 --gid askdocs --home-dir /var/lib/askdocs --no-create-home askdocs \
+RUN groupadd --gid 10001 askdocs \
+ && useradd --uid 10001 --gid askdocs --home-dir /var/lib/askdocs --no-create-home askdocs \
  && mkdir -p /var/lib/askdocs \
  && chown askdocs:askdocs /var/lib/askdocs
 COPY --from=build /opt/askdocs /opt/askdocs

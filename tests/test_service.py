@@ -43,6 +43,31 @@ def test_ensure_indexed_is_idempotent_and_status_follows(service: AskDocs) -> No
         service.close()
 
 
+def test_a_cold_site_is_indexed_keyword_only_first(
+    service: AskDocs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[bool] = []
+    modes: list[str] = []
+    real_index = service.index
+
+    def index(site_id: str | None = None, *args: object, keyword_only: bool = False) -> object:
+        report = real_index(site_id, keyword_only=keyword_only)
+        calls.append(keyword_only)
+        modes.append(service.search("healthcheck", site="site").mode)
+        return report
+
+    monkeypatch.setattr(service, "index", index)
+    try:
+        service.ensure_indexed()
+        assert calls == [True, False]
+        assert modes == ["keyword", "hybrid"]  # searchable before any vector was embedded
+        calls.clear()
+        service.ensure_indexed()
+        assert calls == [False]  # warm: no keyword-only pass
+    finally:
+        service.close()
+
+
 def test_unknown_site_is_not_found(service: AskDocs) -> None:
     with pytest.raises(NotFound):
         service.search("x", site="nope")

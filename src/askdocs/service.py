@@ -177,18 +177,33 @@ class AskDocs:
 
     def ensure_indexed(self) -> list[IndexReport]:
         """Idempotent: index every configured site whose corpus or model changed. Every site
-        is tried; the first failure is raised afterwards (the caller retries sooner)."""
+        is tried; the first failure is raised afterwards (the caller retries sooner).
+
+        A site nothing can search yet first gets a keyword-only index (seconds, no model),
+        so search and Ask AI answer while its vectors are embedded; the reports are those of
+        the full runs."""
         reports: list[IndexReport] = []
         failure: AskDocsError | None = None
-        for site in self.sites:
-            try:
-                reports.append(self.index(site.id))
-            except AskDocsError as exc:
-                log.warning("indexing site %s failed: %s", site.id, exc)
-                failure = failure or exc
+        for keyword_only in (True, False):
+            for site in self._cold_sites() if keyword_only else self.sites:
+                try:
+                    report = self.index(site.id, keyword_only=keyword_only)
+                except AskDocsError as exc:
+                    log.warning("indexing site %s failed: %s", site.id, exc)
+                    failure = failure or exc
+                    continue
+                if not keyword_only:
+                    reports.append(report)
         if failure is not None:
             raise failure
         return reports
+
+    def _cold_sites(self) -> list[SiteConfig]:
+        """Sites with no searchable collection, when a model is configured (else the
+        normal pass is the keyword-only one)."""
+        if self._embedding.provider == "none":
+            return []
+        return [site for site in self.sites if self._searchable(site.id) is None]
 
     # -- searching -----------------------------------------------------------------------
 

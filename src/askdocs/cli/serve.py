@@ -1,28 +1,57 @@
-"""``askdocs serve``: the HTTP API (search, Ask AI, and every other mounted surface)."""
+"""``askdocs serve [PATH...]``: the HTTP API (search, Ask AI, and every other surface).
+
+With PATHs (or ``--site ID=PATH``), each folder is registered as a site in the data dir, as
+``askdocs index PATH`` registers it, and served with the other sites of the catalog. Start-up
+never waits: the background indexer builds a keyword-only index in seconds, so search and
+Ask AI answer at once, then embeds the vectors and switches to hybrid search.
+"""
 
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.cli.folders import served_folders
 from askdocs.errors import ConfigError
 from askdocs.settings import Settings
+from askdocs.sites.registry import register_site
 
 
 @click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--site",
+    "named",
+    multiple=True,
+    metavar="ID=PATH",
+    help="Serve the folder PATH as site ID (repeatable).",
+)
 @click.option("--host", default=None, help="Address to bind (default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port to listen on (default 8000).")
 @click.pass_obj
-def serve(obj: CliContext, host: str | None, port: int | None) -> None:
-    """Serve the HTTP API. Sites are indexed in the background; start-up never waits."""
+def serve(
+    obj: CliContext,
+    paths: tuple[Path, ...],
+    named: tuple[str, ...],
+    host: str | None,
+    port: int | None,
+) -> None:
+    """Serve the HTTP API, and the docs folders PATH... (site id: the folder's name).
+
+    Sites are indexed in the background; start-up never waits.
+    """
     import uvicorn
 
     from askdocs.server.app import create_app
 
     settings = with_binding(obj.settings, host, port)
     sock = listen(settings.server.host, settings.server.port)  # before any set-up
+    for site in served_folders(paths, named):
+        register_site(settings.data_dir, site)
+        click.echo(f"askdocs: site {site.id!r} is {site.roots[0].path}")
     app = create_app(settings)
     click.echo(
         f"askdocs: serving on http://{_url_host(settings.server.host)}:{sock.getsockname()[1]}"
