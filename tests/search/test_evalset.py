@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askdocs.errors import InvalidInput
-from askdocs.search.evalset import parse_questions
+from askdocs.search.evalset import lead_or_heading, parse_questions
 from tests.conftest import EVAL_DIR
 
 
@@ -37,3 +37,15 @@ def test_minimal_lines_and_blank_lines() -> None:
 def test_bad_lines_name_file_and_line(line: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         parse_questions([line], "f")
+
+
+def test_a_title_label_names_the_lead_section_whatever_its_title() -> None:
+    line = (
+        '{"id": "q", "question": "keepalive default", "history": [], "relevant": '
+        '[{"path": "advanced/resource-limits.md", "heading": "resource-limits", '
+        '"heading_source": "title"}]}'
+    )
+    [question] = parse_questions([line], "t.jsonl")
+    assert question.relevant == (("advanced/resource-limits.md", ""),)
+    assert lead_or_heading("a.md", "Resource limits", "") == ("a.md", "")
+    assert lead_or_heading("a.md", "Pool", "pool") == ("a.md", "Pool")

@@ -20,7 +20,7 @@ import click
 from askdocs.cli.context import CliContext
 from askdocs.cli.paths import not_indexed_hint, require_folder
 from askdocs.cli.progress import progress
-from askdocs.search.evalset import Question, parse_questions
+from askdocs.search.evalset import Question, lead_or_heading, parse_questions
 from askdocs.search.metrics import Judged, dedupe, first_rank, report
 from askdocs.search.output import batch_line, report_json, report_lines, result_json
 from askdocs.search.output import result_lines as search_lines
@@ -205,7 +205,9 @@ def _judge(service: AskDocs, site: str, question: Question) -> Judged:
         id=question.id,
         kind=question.kind,
         labels=question.relevant,
-        results=tuple((hit.path, hit.heading) for hit in result.hits),
+        results=tuple(
+            lead_or_heading(hit.path, hit.heading, hit.section_id) for hit in result.hits
+        ),
         match=result.match,
     )
 

@@ -1,7 +1,9 @@
 """Question files for ``askdocs search --batch`` and ``askdocs eval`` (JSON Lines). Pure.
 
 One object per line: ``{"id", "question", "history", "kind"?, "relevant"?}`` where
-``relevant`` lists ``{"path", "heading"}`` labels (empty for unanswerable questions).
+``relevant`` lists ``{"path", "heading"}`` labels (empty for unanswerable questions); a
+label with ``"heading_source": "title"`` names the page's lead section (text before any
+heading), matched whatever title the page is shown with.
 """
 
 from __future__ import annotations
@@ -68,5 +70,17 @@ def _labels(value: object, where: str) -> tuple[Section, ...]:
     for item in value:
         if not isinstance(item, dict) or not isinstance(item.get("path"), str):
             raise InvalidInput(f"{where}: each label needs a 'path' and a 'heading'")
-        labels.append((item["path"], str(item.get("heading", ""))))
+        labels.append((item["path"], _heading(item)))
     return tuple(labels)
+
+
+def _heading(item: dict[str, object]) -> str:
+    """The label's heading; ``"heading_source": "title"`` (no heading above the answer)
+    names the page's lead section, which is matched as ``""`` (see ``lead_or_heading``)
+    whatever title the page is shown with."""
+    return "" if item.get("heading_source") == "title" else str(item.get("heading", ""))
+
+
+def lead_or_heading(path: str, heading: str, section_id: str) -> tuple[str, str]:
+    """A result as an eval section: the lead section (no section id) is ``(path, "")``."""
+    return (path, heading if section_id else "")
