@@ -7,6 +7,7 @@ engine. The embedder and the store open lazily on first use; ``close()`` release
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.corpus.freshness import FreshnessReader
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_embedder
 from askdocs.errors import AskDocsError
@@ -67,6 +69,7 @@ class AskDocs:
         self.catalog = _catalog(settings, sites)
         self.monitor = monitor or ActivityMonitor()
         self.corpus_cache = CorpusCache()
+        self.freshness = FreshnessReader()
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None
         self._embedder_ready = False
@@ -228,7 +231,15 @@ class AskDocs:
             limit=limit,
             history=tuple(history),
         )
-        return Retriever(self.store, self.embedder, self.settings.search).search(request)
+        result = Retriever(self.store, self.embedder, self.settings.search).search(request)
+        roots = [root.path for root in config.roots]
+        hits = self.freshness.hits(result.hits, roots, self.indexed_at(result.collection))
+        return dataclasses.replace(result, hits=hits)
+
+    def indexed_at(self, collection: str | None) -> float | None:
+        """When ``collection`` was built (Unix seconds), from its manifest."""
+        manifest = self.store.manifest(collection) if collection else None
+        return manifest.created if manifest is not None else None
 
     def status(self, site_id: str) -> SiteIndexStatus:
         site = self.site(site_id)

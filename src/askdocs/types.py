@@ -122,6 +122,15 @@ class PageError:
 
 
 @dataclass(frozen=True)
+class Freshness:
+    """How fresh a hit or page is. Times are Unix seconds; None when unknown."""
+
+    indexed_at: float | None  # when the searched collection was built
+    modified_at: float | None  # the source file's modification time
+    commit: str | None = None  # HEAD of the docs root's git work tree, if any
+
+
+@dataclass(frozen=True)
 class Hit:
     """One search result. ``score`` is a ranking value, not a confidence."""
 
@@ -140,6 +149,7 @@ class Hit:
     score: float
     translated: bool = True
     chunk_id: str = ""
+    freshness: Freshness | None = None
 
 
 SearchMode = Literal["hybrid", "keyword"]

@@ -102,6 +102,9 @@ async def test_search_docs_returns_sections(indexed: Harness) -> None:
     assert outcome.caption == "Thinking"
     titles = [r["title"] for r in outcome.data["results"]]
     assert "Searching" in titles
+    freshness = outcome.data["results"][0]["freshness"]
+    assert freshness["indexedAt"].endswith("Z")
+    assert freshness["modifiedAt"].endswith("Z")
 
 
 @pytest.mark.anyio

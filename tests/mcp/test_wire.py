@@ -95,3 +95,22 @@ def test_an_error_without_a_json_body_still_reads_well() -> None:
     error = _api_error(httpx.Response(502, text="<html>bad gateway</html>"))
     assert isinstance(error, ServiceUnavailable)
     assert "HTTP 502" in error.message
+
+
+@pytest.mark.parametrize(
+    ("status", "api_code", "code"),
+    [
+        (404, "article-not-found", "page_not_found"),
+        (400, "invalid-slug", "page_not_found"),
+        (400, "invalid-locale", "invalid_argument"),
+        (422, "invalid_input", "invalid_argument"),
+    ],
+)
+def test_api_codes_become_the_mcp_code_set(status: int, api_code: str, code: str) -> None:
+    assert _api_error(_response(status, api_code)).code == code
+
+
+def test_a_404_without_an_askdocs_body_says_the_url_is_wrong() -> None:
+    error = _api_error(httpx.Response(404, text="Not Found"))
+    assert error.code == "api_bad_response"
+    assert "ASKDOCS_API_URL" in error.message

@@ -170,6 +170,9 @@ async def test_search_api_and_readiness(rig: Rig, answering: Callable[..., FastA
     assert best["title"] == "Installing Acme"
     assert best["url"].startswith("/docs/install#")
     assert {"heading", "text", "locale", "translated"} <= set(best)
+    assert best["freshness"]["indexedAt"].endswith("Z")
+    assert best["freshness"]["modifiedAt"].endswith("Z")
+    assert set(best["freshness"]) == {"indexedAt", "modifiedAt", "commit"}
     assert response.headers["cache-control"] == "no-store"
     assert ready.status_code == 200
     assert {s["site"] for s in ready.json()["sites"]} == {"acme", "quiet"}

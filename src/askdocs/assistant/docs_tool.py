@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from askdocs.assistant.retrieval import Lookup, LookupStatus, lookup
 from askdocs.assistant.tools import JsonObject, ToolContext, ToolOutcome
 from askdocs.blocking import BlockingPool
+from askdocs.corpus.freshness import freshness_json
 from askdocs.llm.types import ToolSpec
 from askdocs.service import AskDocs
 from askdocs.settings import AssistantSettings
@@ -54,6 +55,7 @@ def hit_data(hit: Hit, excerpt_chars: int = EXCERPT_CHARS) -> JsonObject:
         "url": hit.url,
         "audience": hit.audience,
         "text": hit.text[:excerpt_chars],
+        "freshness": freshness_json(hit.freshness),
     }
 
 

@@ -42,6 +42,12 @@ class DocsBackend(Protocol):
 
     async def aclose(self) -> None: ...
 
+    async def site_ids(self, call: Call) -> list[str]:
+        """The sites whose pages are listed as resources."""
+
+    def generation(self) -> int:
+        """A number that changes whenever the searchable index changes (0: never)."""
+
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput: ...
 
     async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput: ...

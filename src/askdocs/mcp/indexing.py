@@ -60,6 +60,7 @@ class BackgroundIndex:
         self._run = run
         self._already_ready = already_ready
         self._prepare = prepare
+        self.generation = 0  # moves when a collection becomes searchable or current
         self._ready = threading.Event()
         self._finished = threading.Event()
         self._stop = threading.Event()
@@ -92,6 +93,10 @@ class BackgroundIndex:
         if self._thread.is_alive():
             self._finished.wait(wait_seconds)
 
+    def _mark_ready(self) -> None:
+        self.generation += 1
+        self._ready.set()
+
     def _progress(self, done: int, total: int) -> None:
         if self._stop.is_set():
             raise _Stopped
@@ -103,9 +108,9 @@ class BackgroundIndex:
             if self._prepare is not None:
                 self._prepare()  # before the ready check, which may load the model
             if self._already_ready():
-                self._ready.set()
+                self._mark_ready()
             self._run(self._progress)
-            self._ready.set()
+            self._mark_ready()
             logger.info("index of %s ready in %.1f s", self.site, time.monotonic() - started)
         except _Stopped:
             logger.info("index of %s stopped", self.site)

@@ -12,14 +12,23 @@ import anyio.to_thread
 from askdocs.answer.flow import Question, answer
 from askdocs.blocking import BlockingPool
 from askdocs.corpus import CorpusSnapshot
+from askdocs.corpus.freshness import freshness_json
 from askdocs.llm.types import ChatMessage, ChatModel
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
 from askdocs.mcp.indexing import BackgroundIndex
-from askdocs.mcp.models import ArticleOutput, AskOutput, AskSource, CatalogOutput, SearchOutput
+from askdocs.mcp.models import (
+    ArticleOutput,
+    AskOutput,
+    AskSource,
+    CatalogOutput,
+    Freshness,
+    SearchOutput,
+)
 from askdocs.mcp.pages import article_output, catalog_pages, find_page, search_output
 from askdocs.mcp.refs import split_ref
 from askdocs.service import AskDocs
 from askdocs.settings import SiteConfig
+from askdocs.types import Page
 
 T = TypeVar("T")
 STOP_WAIT_SECONDS = 5.0
@@ -53,6 +62,12 @@ class LocalBackend:
         self.pool.close()
         self.service.close()
 
+    async def site_ids(self, call: Call) -> list[str]:
+        return [site.id for site in self.service.sites]
+
+    def generation(self) -> int:
+        return sum(index.generation for index in self.indexes.values())
+
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
         site = self.service.site(args.site)
         index = self.indexes[site.id]
@@ -73,7 +88,16 @@ class LocalBackend:
         locale = args.locale or site.default_locale
         page = find_page(snapshot.pages, args.ref, locale, site.default_locale)
         section = args.section or split_ref(args.ref)[1]
-        return article_output(site, page, section)
+        output = article_output(site, page, section)
+        output.freshness = await self.pool.run(partial(self._freshness, site, page))
+        return output
+
+    def _freshness(self, site: SiteConfig, page: Page) -> Freshness:
+        status = self.service.status(site.id)
+        fresh = self.service.freshness.of(
+            [Path(page.root)], page.path, self.service.indexed_at(status.collection)
+        )
+        return Freshness(**freshness_json(fresh))
 
     async def catalog(self, call: Call, site_id: str | None, locale: str | None) -> CatalogOutput:
         site = self.service.site(site_id)

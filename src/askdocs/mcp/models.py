@@ -22,11 +22,26 @@ class Citation(BaseModel):
     )
 
 
+class Freshness(BaseModel):
+    """How fresh the text is. Times are ISO 8601 UTC; null when unknown."""
+
+    indexedAt: str | None = Field(
+        default=None, description="When the index this result came from was built."
+    )
+    modifiedAt: str | None = Field(
+        default=None, description="When the source file was last modified."
+    )
+    commit: str | None = Field(
+        default=None, description="The git commit of the docs folder, when it is a git work tree."
+    )
+
+
 class SearchHit(BaseModel):
     citation: Citation
     heading_trail: list[str] = Field(description="Headings above this section, outermost first.")
     text: str = Field(description="The matching section text (Markdown).")
     score: float = Field(description="Ranking value, not a confidence.")
+    freshness: Freshness = Field(default_factory=Freshness)
 
 
 class SearchOutput(BaseModel):
@@ -54,6 +69,7 @@ class ArticleOutput(BaseModel):
     sections: list[SectionRef] = Field(
         description="The page's sections; pass one's anchor as `section` to fetch only it."
     )
+    freshness: Freshness = Field(default_factory=Freshness)
 
 
 class CatalogPage(BaseModel):

@@ -7,11 +7,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from askdocs.chunking import format_url
+from askdocs.corpus.freshness import freshness_json
 from askdocs.errors import NotFound
 from askdocs.mcp.models import (
     ArticleOutput,
     CatalogPage,
     Citation,
+    Freshness,
     SearchHit,
     SearchOutput,
     SectionRef,
@@ -173,6 +175,7 @@ def search_output(
                 heading_trail=list(hit.heading_trail),
                 text=hit.text,
                 score=round(hit.score, 6),
+                freshness=Freshness(**freshness_json(hit.freshness)),
             )
             for hit in result.hits
         ],

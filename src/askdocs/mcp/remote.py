@@ -24,6 +24,7 @@ from askdocs.errors import (
     ServiceUnavailable,
 )
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
+from askdocs.mcp.errors import mcp_code
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
 from askdocs.mcp.refs import split_ref
 from askdocs.mcp.wire import article_from_api, ask_from_api, catalog_from_api, search_from_api
@@ -59,6 +60,13 @@ class RemoteBackend:
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+    async def site_ids(self, call: Call) -> list[str]:
+        """The API serves one default site at its address; other sites stay reachable by id."""
+        return [(await self.catalog(call, None, None)).site]
+
+    def generation(self) -> int:
+        return 0  # the API's index changes are not observed from here
 
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
         params = _params(q=args.query, site=args.site, locale=args.locale, limit=args.limit)
@@ -138,27 +146,48 @@ def _parsed(parse: Callable[[], T]) -> T:
 
 
 def _api_error(response: httpx.Response) -> AskDocsError:
-    """Map an API error response (``{"error": {"code", "message"}}``) onto the tree."""
-    code, message = _error_fields(response)
+    """Map an API error response (``{"error": {"code", "message"}}``) onto the tree, with
+    the API's code translated into the MCP set (``errors.API_CODES``)."""
+    api_code, message = _error_fields(response)
     status = response.status_code
     if status == 401:
-        return AuthError(f"the API refused the token: {message}", code=code or "unauthorized")
+        code = mcp_code(api_code, "unauthorized")
+        return AuthError(f"the API refused the token: {message}", code=code)
     if status == 403:
-        return Forbidden(f"the API refused the call: {message}", code=code or "forbidden")
+        return Forbidden(
+            f"the API refused the call: {message}", code=mcp_code(api_code, "forbidden")
+        )
     if status == 404:
-        return NotFound(message, code=code or "not_found")
+        return _not_found(api_code, message)
     if status == 429:
         retry = _retry_after(response.headers.get("Retry-After"))
+        code = mcp_code(api_code, "rate_limited")
         return RateLimited(f"{message}; retry after {retry} s", retry_after=retry, code=code)
     if status < 500:
-        return InvalidInput(message, code=code or "invalid_input")
-    return ServiceUnavailable(f"the askdocs API failed: {message}", code=code or "api_error")
+        return InvalidInput(message, code=mcp_code(api_code, "invalid_argument"))
+    return ServiceUnavailable(
+        f"the askdocs API failed: {message}", code=mcp_code(api_code, "api_error")
+    )
+
+
+def _not_found(api_code: str | None, message: str) -> AskDocsError:
+    if api_code is None:  # no askdocs error body: the URL does not lead to an askdocs API
+        return ServiceUnavailable(
+            f"the API answered 404 without an askdocs error ({message}); "
+            "check that ASKDOCS_API_URL points at an askdocs server",
+            code="api_bad_response",
+        )
+    code = mcp_code(api_code, "page_not_found")
+    if code == "page_not_found":
+        message = f"{message}: call list_catalog for the pages, or search_docs to find one"
+    return NotFound(message, code=code)
 
 
 def _error_fields(response: httpx.Response) -> tuple[str | None, str]:
     try:
         error = response.json().get("error", {})
-        return str(error.get("code")) or None, str(error.get("message") or response.reason_phrase)
+        code = error.get("code")
+        return (str(code) if code else None), str(error.get("message") or response.reason_phrase)
     except (ValueError, AttributeError):
         return None, f"HTTP {response.status_code} {response.reason_phrase}".strip()
 

@@ -1,4 +1,4 @@
-"""The askdocs MCP server: four documentation tools on the SDK's ``MCPServer``.
+"""The askdocs MCP server: four documentation tools on ``DocsServer`` (``surface``).
 
 Tools are thin: they validate arguments (the JSON schemas come from the annotations), call
 a ``DocsBackend`` under one time bound, and turn every ``AskDocsError`` into an MCP tool
@@ -21,10 +21,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
+from askdocs import __version__
 from askdocs.errors import AskDocsError
 from askdocs.mcp.auth import AuthContext, current_auth
 from askdocs.mcp.backend import ArticleArgs, Call, DocsBackend, SearchArgs
+from askdocs.mcp.errors import describe
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+from askdocs.mcp.surface import DocsServer
 from askdocs.search.query import MAX_QUERY_CHARS
 
 logger = logging.getLogger(__name__)
@@ -78,21 +81,6 @@ SectionArg = Annotated[
 Question = Annotated[
     str, Field(min_length=1, max_length=1000, description="The question, in one message.")
 ]
-
-HINTS = {
-    "index_building": "The index is still being built; retry in a little while.",
-    "unauthorized": "The token was refused: mint a new one with `askdocs token create`.",
-    "token_expired": "The token expired: mint a new one with `askdocs token create`.",
-    "rate_limited": "A rate limit was reached; wait before retrying.",
-    "site_not_found": "Call list_catalog without `site`, or check the site id.",
-}
-
-
-def describe(exc: AskDocsError) -> str:
-    """The text a model reads for a failed call: what went wrong, the code, what to do."""
-    hint = HINTS.get(exc.code)
-    text = f"{exc.message} [{exc.code}]"
-    return f"{text} {hint}" if hint and hint not in exc.message else text
 
 
 @dataclass(frozen=True)
@@ -179,8 +167,11 @@ def build_server(backend: DocsBackend, options: ServerOptions) -> MCPServer[Any]
     auth = None
     if options.token_verifier is not None:
         auth = AuthSettings(issuer_url=options.issuer_url, resource_server_url=None)  # type: ignore[arg-type]
-    server: MCPServer[Any] = MCPServer(
-        "askdocs",
+    server = DocsServer(
+        backend,
+        options.fixed_auth,
+        name="askdocs",
+        version=__version__,
         instructions=INSTRUCTIONS,
         token_verifier=options.token_verifier,
         auth=auth,

@@ -16,6 +16,7 @@ from askdocs.mcp.models import (
     CatalogOutput,
     CatalogPage,
     Citation,
+    Freshness,
     SearchHit,
     SearchOutput,
     SectionRef,
@@ -51,6 +52,7 @@ def search_from_api(query: str, data: object) -> SearchOutput:
                 heading_trail=[str(h) for h in hit.get("heading_trail") or ()],
                 text=str(hit.get("text") or ""),
                 score=float(hit.get("score") or 0.0),
+                freshness=Freshness(**_obj(hit.get("freshness") or {})),
             )
             for hit in hits
         ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from askdocs.corpus.freshness import freshness_json
 from askdocs.service import SiteIndexStatus
 from askdocs.types import Hit, SearchResult
 
@@ -17,6 +18,14 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+class FreshnessOut(BaseModel):
+    """Times ISO 8601 UTC; ``commit`` the docs root's git HEAD; null when unknown."""
+
+    indexedAt: str | None = None
+    modifiedAt: str | None = None
+    commit: str | None = None
+
+
 class SearchHitOut(BaseModel):
     title: str
     heading: str
@@ -27,6 +36,7 @@ class SearchHitOut(BaseModel):
     audience: str
     path: str
     score: float
+    freshness: FreshnessOut
 
     @classmethod
     def of(cls, hit: Hit) -> SearchHitOut:
@@ -40,6 +50,7 @@ class SearchHitOut(BaseModel):
             audience=hit.audience,
             path=hit.path,
             score=hit.score,
+            freshness=FreshnessOut(**freshness_json(hit.freshness)),
         )
 
 
