@@ -220,7 +220,8 @@ def _site_points(source: Manifest | None, job: _Job, site: str, own: list[Chunk]
 def _fill(job: _Job, items: list[Item], run: str) -> tuple[int, int]:
     """Write the points: first those whose vectors are known (from the source collection
     or an earlier, unfinished build), then embed the rest in batches, keeping each batch
-    in the resume file before it is written. Returns (chunks embedded, chunks resumed)."""
+    in the resume file before it is written. ``progress(done, total)`` counts the resumed
+    chunks as done. Returns (chunks embedded, chunks resumed)."""
     needs_dense = job.embedder is not None
     ready = [item for item in items if item.dense is not None or not needs_dense]
     pending = [item for item in items if needs_dense and item.dense is None]
@@ -230,9 +231,10 @@ def _fill(job: _Job, items: list[Item], run: str) -> tuple[int, int]:
     pending = [item for item in pending if item.id not in done_ids]
     for batch in _batches(ready, UPSERT_BATCH):
         job.store.backend.upsert(job.name, [_record(item, run) for item in batch])
-    done = 0
+    done = kept = len(resumed)  # progress counts what an earlier build already embedded
+    total = kept + len(pending)
     if job.progress is not None and pending:
-        job.progress(0, len(pending))
+        job.progress(done, total)
     for batch in _batches(pending, job.batch_size):
         if job.between_batches is not None:
             job.between_batches()
@@ -245,8 +247,8 @@ def _fill(job: _Job, items: list[Item], run: str) -> tuple[int, int]:
         job.store.backend.upsert(job.name, [_record(item, run) for item in filled])
         done += len(batch)
         if job.progress is not None:
-            job.progress(done, len(pending))
-    return done, len(resumed)
+            job.progress(done, total)
+    return done - kept, kept
 
 
 def _resumed(job: _Job, pending: list[Item]) -> list[Item]:

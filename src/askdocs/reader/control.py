@@ -65,6 +65,11 @@ class DocsReader:
             categories=catalogs.categorise(pages, chosen),
         )
 
+    def pages(self, site: SiteConfig, locale: str | None) -> tuple[str, list[Page]]:
+        """The chosen locale and the pages a reader may see in it (no developer pages)."""
+        chosen = check_locale(locale, self.locales)
+        return chosen, readable_pages(self._snapshot(site), chosen)
+
     def article(self, site: SiteConfig, slug: str, locale: str | None) -> Article:
         check_slug(slug)
         chosen = check_locale(locale, self.locales)

@@ -14,5 +14,6 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.orgs",
     "askdocs.server.routes.reader",
     "askdocs.server.routes.account_pages",
+    "askdocs.server.routes.agent_text",
     "askdocs.server.routes.web",
 )

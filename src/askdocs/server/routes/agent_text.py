@@ -1,0 +1,60 @@
+"""Agent-facing text: ``/llms.txt``, ``/llms-full.txt`` and ``/docs/{slug}.md`` per site.
+
+The site is chosen as the reader chooses it (``?site=``, else the request's host, else the
+first site; public and live only: 404 ``site_not_found`` otherwise) and only the pages the
+reader shows are included (user pages, never developer pages). ``?locale=`` picks the
+language as in the reader API (default: the site's default locale). See
+docs/reader-api.md.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from askdocs.errors import NotFound
+from askdocs.reader.ids import check_slug
+from askdocs.reader.llmstxt import llms_full, llms_index, page_markdown
+from askdocs.server.routes.reader import LocaleParam, SiteParam, reader_of, reader_site
+from askdocs.settings import SiteConfig
+
+router = APIRouter()
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+MARKDOWN = "text/markdown; charset=utf-8"
+
+
+def _name(site: SiteConfig) -> str:
+    return site.name or site.id
+
+
+def _base(site: SiteConfig) -> str:
+    return site.default_address or ""
+
+
+@router.get("/llms.txt", response_class=PlainTextResponse)
+def llms_txt(request: Request, locale: LocaleParam = None, site: SiteParam = None) -> Response:
+    config = reader_site(request, site)
+    chosen, pages = reader_of(request).pages(config, locale or config.default_locale)
+    text = llms_index(_name(config), pages, chosen, _base(config))
+    return PlainTextResponse(text, headers=HEADERS)
+
+
+@router.get("/llms-full.txt", response_class=PlainTextResponse)
+def llms_full_txt(request: Request, locale: LocaleParam = None, site: SiteParam = None) -> Response:
+    config = reader_site(request, site)
+    chosen, pages = reader_of(request).pages(config, locale or config.default_locale)
+    text = llms_full(_name(config), pages, chosen, _base(config))
+    return PlainTextResponse(text, headers=HEADERS)
+
+
+@router.get("/docs/{slug:path}.md", response_class=PlainTextResponse)
+def page_md(
+    request: Request, slug: str, locale: LocaleParam = None, site: SiteParam = None
+) -> Response:
+    check_slug(slug)
+    config = reader_site(request, site)
+    _, pages = reader_of(request).pages(config, locale or config.default_locale)
+    page = next((p for p in pages if p.slug == slug), None)
+    if page is None:
+        raise NotFound("no such article", code="article-not-found")
+    return Response(page_markdown(page, _base(config)), media_type=MARKDOWN, headers=HEADERS)
