@@ -17,6 +17,7 @@ from askdocs.admin import operations, provider_test, reads, sites
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.crypto import SecretBox, secrets_key_file
 from askdocs.admin.env import AdminEnv
+from askdocs.admin.grants import ensure_first_admin_grant, grants_of
 from askdocs.admin.operations import access
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
@@ -56,6 +57,12 @@ class AdminApi:
 
     def read(self, tool: str, user_id: str, args: JsonObject) -> JsonObject:
         return reads.read(self.env, tool, user_id, args)
+
+    def own_grants(self, user_id: str) -> JsonObject:
+        """The admin tools granted to the caller (no gate: it is their own list)."""
+        ensure_first_admin_grant(self.env.db)
+        with self.env.db.session() as session:
+            return {"tools": grants_of(session, user_id)}
 
     def propose(self, operation: str, user_id: str, args: JsonObject) -> JsonObject:
         return operations.propose(self.env, operation, user_id, args)

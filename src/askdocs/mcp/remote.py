@@ -7,7 +7,7 @@ request is bounded (connect, read, write, pool timeouts) and every failure becom
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -97,6 +97,24 @@ class RemoteBackend:
         body = {"messages": [{"role": "user", "content": question}]}
         response = await self._send(call, "POST", "/api/ask", json=body)
         return ask_from_api(response.text, response.headers.get("X-Ask-Sources", ""))
+
+    async def admin(
+        self,
+        call: Call,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> dict[str, Any]:
+        """One ``/api/v1/admin`` request as the caller; the API checks gates and grants."""
+        data = await self._request(
+            call, method, f"/api/v1/admin{path}", json=body, params=_params(**(params or {}))
+        )
+        if not isinstance(data, dict):
+            raise ServiceUnavailable(
+                "the askdocs API sent an unexpected answer", code="api_bad_response"
+            )
+        return data
 
     async def _request(self, call: Call, method: str, path: str, **kwargs: Any) -> object:
         response = await self._send(call, method, path, **kwargs)

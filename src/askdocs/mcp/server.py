@@ -23,10 +23,12 @@ from pydantic import Field
 
 from askdocs import __version__
 from askdocs.errors import AskDocsError
+from askdocs.mcp.admin import AdminTools
 from askdocs.mcp.auth import AuthContext, current_auth
 from askdocs.mcp.backend import ArticleArgs, Call, DocsBackend, SearchArgs
 from askdocs.mcp.errors import describe
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.surface import DocsServer
 from askdocs.search.query import MAX_QUERY_CHARS
 
@@ -100,6 +102,10 @@ class Tools:
         self.backend = backend
         self.options = options
 
+    def call(self, ctx: Context[Any, Any]) -> Call:
+        """The caller of this request and a way to report progress to it."""
+        return Call(auth=current_auth(self.options.fixed_auth), progress=_progress(ctx))
+
     async def bounded(
         self,
         name: str,
@@ -107,7 +113,7 @@ class Tools:
         run: Callable[[Call], Awaitable[T]],
         seconds: float | None = None,
     ) -> T:
-        call = Call(auth=current_auth(self.options.fixed_auth), progress=_progress(ctx))
+        call = self.call(ctx)
         seconds = seconds or self.options.timeout_seconds
         try:
             with anyio.fail_after(seconds):
@@ -186,9 +192,21 @@ def build_server(backend: DocsBackend, options: ServerOptions) -> MCPServer[Any]
     if options.ask_enabled:
         chosen["ask"] = tools.ask
     for name, tool in chosen.items():
-        description = " ".join((tool.__doc__ or "").split())  # one paragraph for the model
-        server.add_tool(tool, name=name, description=description, annotations=READ_ONLY)
+        server.add_tool(tool, name=name, description=_one_paragraph(tool), annotations=READ_ONLY)
+    if isinstance(backend, RemoteBackend):
+        _add_admin_tools(server, AdminTools(backend, lambda ctx: tools.call(ctx)))
     return server
+
+
+def _one_paragraph(tool: Callable[..., object]) -> str:
+    return " ".join((tool.__doc__ or "").split())  # one paragraph for the model
+
+
+def _add_admin_tools(server: DocsServer, admin: AdminTools) -> None:
+    """Server mode: the admin tools, each listed only to callers granted it."""
+    for name, (tool, hints) in admin.tools().items():
+        server.add_tool(tool, name=name, description=_one_paragraph(tool), annotations=hints)
+    server.gated, server.gated_names = admin.granted, frozenset(admin.tools())
 
 
 def _progress(ctx: Context[Any, Any]) -> Callable[[float, float | None, str], Awaitable[None]]:

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 from urllib.parse import quote, unquote, urlsplit
@@ -27,6 +27,7 @@ from mcp.shared.subscriptions import ResourcesListChanged
 from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Resource as MCPResource
 from mcp_types import ResourceTemplate as MCPResourceTemplate
+from mcp_types import Tool as MCPTool
 from pydantic import AnyUrl, Field, ValidationError
 
 from askdocs.errors import AskDocsError, NotFound
@@ -78,6 +79,8 @@ class DocsServer(MCPServer[Any]):
     ) -> None:
         self.backend = backend
         self.fixed_auth = fixed_auth
+        self.gated: Callable[[Call], Awaitable[set[str]]] | None = None  # granted admin tools
+        self.gated_names: frozenset[str] = frozenset()
         self.bus = InMemorySubscriptionBus()
         super().__init__(subscriptions=self.bus, lifespan=_watch_index, **options)
         for prompt in PROMPTS:
@@ -85,6 +88,18 @@ class DocsServer(MCPServer[Any]):
 
     def _call(self) -> Call:
         return Call(auth=current_auth(self.fixed_auth), progress=_no_progress)
+
+    async def list_tools(self) -> list[MCPTool]:
+        """Every tool, less the admin tools the caller is not granted."""
+        tools = await super().list_tools()
+        if self.gated is None:
+            return tools
+        try:
+            granted = await self.gated(self._call())
+        except AskDocsError:
+            granted = set()  # no admin tools for a caller the API does not know
+        hidden = self.gated_names - granted
+        return [tool for tool in tools if tool.name not in hidden]
 
     async def list_resources(self) -> list[MCPResource]:
         call, found = self._call(), []

@@ -97,6 +97,12 @@ async def list_grants(
     return await _read(admin, caller, "list_tool_grants", {"organisationId": organisationId})
 
 
+@router.get("/grants/mine")
+async def own_grants(admin: Admin, caller: Caller) -> JsonObject:
+    """The admin tools granted to the caller (the MCP server offers only these)."""
+    return await anyio.to_thread.run_sync(admin.own_grants, caller.user_id)
+
+
 @router.get("/providers")
 async def list_providers(admin: Admin, caller: Caller) -> JsonObject:
     return await anyio.to_thread.run_sync(
