@@ -12,9 +12,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from askdocs.indexing import MONITOR
+from askdocs.mcp.app import McpRun, assemble
 from askdocs.mcp.local import LocalBackend
-from tests.mcp.test_tools import local_client, local_settings
+from mcp import Client
+from tests.mcp.conftest import FIXTURE_DOCS
+from tests.mcp.test_tools import local_settings
 
 
 async def _search(client: object, query: str) -> dict[str, object]:
@@ -29,21 +31,26 @@ def test_cold_first_search_is_keyword_with_progress_then_hybrid(tmp_path: Path) 
     settings = local_settings(tmp_path, index={"interactive_yield_seconds": 60})
 
     async def run() -> tuple[dict[str, object], dict[str, object]]:
+        server, backend = assemble(settings, McpRun("stdio", FIXTURE_DOCS, None), env={})
+        assert isinstance(backend, LocalBackend)
+        index = next(iter(backend.indexes.values()))
         with ExitStack() as held:
-            held.enter_context(MONITOR.interactive())  # the vectors wait, BM25 does not
-            async with local_client(settings) as (client, backend):
-                first = await _search(client, "CORSMiddleware allow_credentials")
-                assert isinstance(backend, LocalBackend)
-                index = next(iter(backend.indexes.values()))
-                with anyio.fail_after(5):
-                    while index.state.total == 0:  # the dense run reached its first batch
-                        await anyio.sleep(0.05)
-                assert index.building
-                held.close()  # the turn ends: embedding goes on
-                with anyio.fail_after(120):
-                    while index.building:
-                        await anyio.sleep(0.1)
-                return first, await _search(client, "CORSMiddleware allow_credentials")
+            held.enter_context(backend.service.monitor.interactive())  # vectors wait, BM25 not
+            await backend.start()
+            try:
+                async with Client(server) as client:
+                    first = await _search(client, "CORSMiddleware allow_credentials")
+                    with anyio.fail_after(5):
+                        while index.state.total == 0:  # the dense run reached its first batch
+                            await anyio.sleep(0.05)
+                    assert index.building
+                    held.close()  # the turn ends: embedding goes on
+                    with anyio.fail_after(120):
+                        while index.building:
+                            await anyio.sleep(0.1)
+                    return first, await _search(client, "CORSMiddleware allow_credentials")
+            finally:
+                await backend.aclose()
 
     first, later = anyio.run(run)
     assert first["mode"] == "keyword"

@@ -17,7 +17,6 @@ from pathlib import Path
 import anyio
 import pytest
 
-from askdocs.indexing import MONITOR
 from askdocs.mcp.local import LocalBackend
 from askdocs.settings import load_settings
 from mcp import Client
@@ -37,6 +36,11 @@ def kept_vectors(data_dir: Path) -> int:
 
 
 async def session(data_dir: Path) -> tuple[int, int, bool]:
+    with ExitStack() as held:
+        return await _session(data_dir, held)
+
+
+async def _session(data_dir: Path, held: ExitStack) -> tuple[int, int, bool]:
     """One session: returns (done at the first progress report, total, finished)."""
     from askdocs.mcp.app import McpRun, assemble
 
@@ -48,6 +52,7 @@ async def session(data_dir: Path) -> tuple[int, int, bool]:
     server, backend = assemble(settings, McpRun("stdio", FASTAPI_DOCS, None), env={})
     assert isinstance(backend, LocalBackend)
     index = next(iter(backend.indexes.values()))
+    held.enter_context(backend.service.monitor.interactive())  # each batch waits 1 s
     await backend.start()
     try:
         async with Client(server) as client:
@@ -66,11 +71,9 @@ async def session(data_dir: Path) -> tuple[int, int, bool]:
 @pytest.mark.slow
 def test_three_short_sessions_each_start_where_the_last_stopped(tmp_path: Path) -> None:
     seen: list[tuple[int, int, bool, int]] = []
-    with ExitStack() as held:
-        held.enter_context(MONITOR.interactive())
-        for _ in range(3):
-            done, total, finished = anyio.run(session, tmp_path)
-            seen.append((done, total, finished, kept_vectors(tmp_path)))
+    for _ in range(3):
+        done, total, finished = anyio.run(session, tmp_path)
+        seen.append((done, total, finished, kept_vectors(tmp_path)))
     print("sessions (start, total, finished, kept):", seen)
     (start1, total, _, kept1), (start2, _, _, kept2), (start3, total3, _, kept3) = seen
     assert not any(finished for _, _, finished, _ in seen), seen

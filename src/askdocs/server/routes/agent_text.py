@@ -9,14 +9,17 @@ docs/reader-api.md.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
 
 from askdocs.errors import NotFound
+from askdocs.reader.control import DocsReader
 from askdocs.reader.ids import check_slug
 from askdocs.reader.llmstxt import llms_full, llms_index, page_markdown
-from askdocs.server.routes.reader import LocaleParam, SiteParam, reader_of, reader_site
+from askdocs.server.deps import CatalogDep, HostDep, ReaderDep
+from askdocs.server.routes.reader import LocaleParam, SiteParam, reader_site
 from askdocs.settings import SiteConfig
+from askdocs.types import Page
 
 router = APIRouter()
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
@@ -31,29 +34,50 @@ def _base(site: SiteConfig) -> str:
     return site.default_address or ""
 
 
+def _pages(reader: DocsReader, config: SiteConfig, locale: str | None) -> tuple[str, list[Page]]:
+    return reader.pages(config, locale or config.default_locale)
+
+
 @router.get("/llms.txt", response_class=PlainTextResponse)
-def llms_txt(request: Request, locale: LocaleParam = None, site: SiteParam = None) -> Response:
-    config = reader_site(request, site)
-    chosen, pages = reader_of(request).pages(config, locale or config.default_locale)
+def llms_txt(
+    reader: ReaderDep,
+    sites: CatalogDep,
+    host: HostDep,
+    locale: LocaleParam = None,
+    site: SiteParam = None,
+) -> Response:
+    config = reader_site(sites, host, site)
+    chosen, pages = _pages(reader, config, locale)
     text = llms_index(_name(config), pages, chosen, _base(config))
     return PlainTextResponse(text, headers=HEADERS)
 
 
 @router.get("/llms-full.txt", response_class=PlainTextResponse)
-def llms_full_txt(request: Request, locale: LocaleParam = None, site: SiteParam = None) -> Response:
-    config = reader_site(request, site)
-    chosen, pages = reader_of(request).pages(config, locale or config.default_locale)
+def llms_full_txt(
+    reader: ReaderDep,
+    sites: CatalogDep,
+    host: HostDep,
+    locale: LocaleParam = None,
+    site: SiteParam = None,
+) -> Response:
+    config = reader_site(sites, host, site)
+    chosen, pages = _pages(reader, config, locale)
     text = llms_full(_name(config), pages, chosen, _base(config))
     return PlainTextResponse(text, headers=HEADERS)
 
 
 @router.get("/docs/{slug:path}.md", response_class=PlainTextResponse)
 def page_md(
-    request: Request, slug: str, locale: LocaleParam = None, site: SiteParam = None
+    reader: ReaderDep,
+    sites: CatalogDep,
+    host: HostDep,
+    slug: str,
+    locale: LocaleParam = None,
+    site: SiteParam = None,
 ) -> Response:
     check_slug(slug)
-    config = reader_site(request, site)
-    _, pages = reader_of(request).pages(config, locale or config.default_locale)
+    config = reader_site(sites, host, site)
+    _, pages = _pages(reader, config, locale)
     page = next((p for p in pages if p.slug == slug), None)
     if page is None:
         raise NotFound("no such article", code="article-not-found")
