@@ -140,4 +140,6 @@ def test_server_mode_forwards_the_callers_token_unchanged(
             await client.call_tool("list_catalog", {})
 
     anyio.run(run)
-    assert seen == [f"Bearer {token}", f"Bearer {token}"]
+    # the two tool calls, plus the caller's admin grants when the client lists the tools
+    assert len(seen) >= 2
+    assert set(seen) == {f"Bearer {token}"}
