@@ -23,7 +23,7 @@ from askdocs.llm.types import ChatModel
 from askdocs.reader.control import DocsReader
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
-from askdocs.sites import OPERATOR, VISITOR, SiteCatalog
+from askdocs.sites import OPERATOR, VISITOR, SiteCaller, SiteCatalog
 
 
 def app_of(request: Request) -> App:
@@ -121,9 +121,12 @@ async def get_host_site(catalog: CatalogDep, host: HostDep) -> SiteConfig:
 HostSiteDep = Annotated[SiteConfig, Depends(get_host_site)]
 
 
-def public_site(catalog: SiteCatalog, host: str, site_id: str | None) -> SiteConfig:
-    """The named site, else the host's: public and live only (search, reader, web)."""
-    return catalog.resolve(host=host, site_id=site_id, caller=VISITOR)
+def public_site(
+    catalog: SiteCatalog, host: str, site_id: str | None, caller: SiteCaller = VISITOR
+) -> SiteConfig:
+    """The named site, else the host's (search, reader, web): public and live ones, plus the
+    private sites of the caller's organisations (``askdocs.server.signin.SiteCallerDep``)."""
+    return catalog.resolve(host=host, site_id=site_id, caller=caller)
 
 
 async def get_visitor(request: Request, app: AppDep) -> str:

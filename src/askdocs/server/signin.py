@@ -13,9 +13,11 @@ import anyio
 from fastapi import Depends, Request, Response
 
 from askdocs.assistant.runtime import AssistantRuntime
+from askdocs.auth.site_caller import has_credentials, site_caller
 from askdocs.auth.web import RequestFacts, SignedIn, identify, optional_identify
-from askdocs.server.deps import AssistantDep
+from askdocs.server.deps import AppDep, AssistantDep
 from askdocs.settings import Settings
+from askdocs.sites import VISITOR, SiteCaller
 from askdocs.users.accounts import Accounts
 from askdocs.users.types import Principal
 
@@ -69,6 +71,18 @@ async def get_maybe_caller(request: Request, accounts: AccountsDep) -> Principal
 
 
 MaybeCaller = Annotated[Principal | None, Depends(get_maybe_caller)]
+
+
+async def get_site_caller(request: Request, app: AppDep) -> SiteCaller:
+    """``VISITOR`` without credentials (no database work); else the caller's organisations."""
+    facts = facts_of(request)
+    if not has_credentials(facts, app.settings.auth.session_cookie):
+        return VISITOR
+    accounts = accounts_for((await app.stored_parts()).assistant)
+    return await anyio.to_thread.run_sync(site_caller, accounts, facts)
+
+
+SiteCallerDep = Annotated[SiteCaller, Depends(get_site_caller)]
 
 
 def cookie_secure(settings: Settings, request: Request) -> bool:

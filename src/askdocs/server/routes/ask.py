@@ -3,7 +3,8 @@
 1. the host is a docs site (404 ``site_not_found``);
 2. the visitor's burst limit (429 ``burst_limit``; 503 ``limits_unavailable``);
 3. the body (413, 415, 400 with a stable code);
-4. the site is live, public and has Ask AI on (404 ``ask_unavailable``);
+4. the site is live, has Ask AI on, and is public or a private site of one of the signed-in
+   caller's organisations (404 ``ask_unavailable``);
 5. the bot-check token, for action ``ask`` and this host or the site's default address (403);
 6. the daily limits per visitor, site and all sites (429; 503 ``limits_unavailable``).
 Only then does retrieval run, and only with a match is a model called.
@@ -24,6 +25,7 @@ from askdocs.guard.hosts import default_host
 from askdocs.guard.validation import AskInput, PayloadTooLarge, parse_ask_body, require_json
 from askdocs.server.deps import (
     BotCheckDep,
+    CatalogDep,
     ChatDep,
     EngineDep,
     HostDep,
@@ -34,7 +36,9 @@ from askdocs.server.deps import (
     VisitorDep,
 )
 from askdocs.server.schemas import ASK_REQUEST_SCHEMA, ErrorBody
+from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import Settings, SiteConfig
+from askdocs.sites import SiteCaller, SiteCatalog
 
 router = APIRouter()
 ASK_ACTION = "ask"
@@ -68,10 +72,12 @@ async def ask(
     engine: EngineDep,
     chat: ChatDep,
     pool: PoolDep,
+    catalog: CatalogDep,
+    caller: SiteCallerDep,
 ) -> StreamingResponse:
     await limiter.burst(visitor)
     body = await _read_question(request, settings)
-    _require_ask_on(site)
+    _require_ask_on(site, readable(catalog, caller, site))
     hosts = {host, default_host(site) or ""} - {""}
     await bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=None)
     left = await limiter.daily(visitor, site.id)
@@ -94,8 +100,14 @@ async def _read_question(request: Request, settings: Settings) -> AskInput:
     return parse_ask_body(bytes(raw), limits)
 
 
-def _require_ask_on(site: SiteConfig) -> None:
-    if not (site.live and site.public and site.ask_enabled):
+def readable(catalog: SiteCatalog, caller: SiteCaller, site: SiteConfig) -> bool:
+    """Public and live, or a private site of one of the caller's organisations."""
+    entry = catalog.entry(site.id)
+    return entry is not None and caller.may_use(entry)
+
+
+def _require_ask_on(site: SiteConfig, readable: bool) -> None:
+    if not (readable and site.live and site.ask_enabled):
         raise NotFound("Ask AI is not available on this site", code="ask_unavailable")
 
 

@@ -15,8 +15,9 @@ from fastapi.responses import JSONResponse, Response
 from askdocs.reader.schemas import Article, Catalog
 from askdocs.server.deps import CatalogDep, HostDep, ReaderDep, public_site
 from askdocs.server.schemas import ErrorBody
+from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import SiteConfig
-from askdocs.sites import SiteCatalog
+from askdocs.sites import VISITOR, SiteCaller, SiteCatalog
 
 NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 _ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 404, 503)}
@@ -27,9 +28,12 @@ LocaleParam = Annotated[str | None, Query(max_length=35)]
 router = APIRouter()
 
 
-def reader_site(catalog: SiteCatalog, host: str, site_id: str | None) -> SiteConfig:
-    """The named site, else the host's site; public and live only."""
-    return public_site(catalog, host, site_id)
+def reader_site(
+    catalog: SiteCatalog, host: str, site_id: str | None, caller: SiteCaller = VISITOR
+) -> SiteConfig:
+    """The named site, else the host's site; public and live ones, and the private sites of
+    the caller's organisations."""
+    return public_site(catalog, host, site_id, caller)
 
 
 @router.get("/api/docs/catalog", response_model=Catalog, responses=_ERRORS)
@@ -37,10 +41,11 @@ def catalog(
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
+    caller: SiteCallerDep,
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> JSONResponse:
-    body = reader.catalog(reader_site(sites, host, site), locale)
+    body = reader.catalog(reader_site(sites, host, site, caller), locale)
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
 
 
@@ -49,11 +54,12 @@ def article(
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
+    caller: SiteCallerDep,
     slug: str,
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> JSONResponse:
-    body = reader.article(reader_site(sites, host, site), slug, locale)
+    body = reader.article(reader_site(sites, host, site, caller), slug, locale)
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
 
 
@@ -67,12 +73,13 @@ def asset(
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
+    caller: SiteCallerDep,
     slug: str,
     asset_id: str,
     site: SiteParam = None,
 ) -> Response:
     etags = parse_if_none_match(request.headers.get("if-none-match"))
-    found = reader.asset(reader_site(sites, host, site), slug, asset_id, etags)
+    found = reader.asset(reader_site(sites, host, site, caller), slug, asset_id, etags)
     headers = {
         "ETag": f'"{found.sha256}"',
         "Cache-Control": "private, no-cache",

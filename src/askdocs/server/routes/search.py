@@ -13,6 +13,7 @@ from askdocs.errors import InvalidInput
 from askdocs.search.query import MAX_QUERY_CHARS
 from askdocs.server.deps import CatalogDep, EngineDep, HostDep, PoolDep, public_site
 from askdocs.server.schemas import ErrorBody, SearchResponse
+from askdocs.server.signin import SiteCallerDep
 from askdocs.types import Audience
 
 router = APIRouter()
@@ -29,6 +30,7 @@ async def search(
     catalog: CatalogDep,
     pool: PoolDep,
     host: HostDep,
+    caller: SiteCallerDep,
     q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS)],
     site: Annotated[str | None, Query(max_length=63)] = None,
     locale: Annotated[str | None, Query(max_length=35, pattern=r"^[A-Za-z0-9_-]+$")] = None,
@@ -37,7 +39,7 @@ async def search(
 ) -> JSONResponse:
     if "\x00" in q or not q.strip():
         raise InvalidInput("q must be non-empty text without NUL characters", code="invalid_query")
-    chosen = public_site(catalog, host, site)
+    chosen = public_site(catalog, host, site, caller)
     run = partial(engine.search, q, site=chosen.id, locale=locale, audience=audience, limit=limit)
     result = await pool.run(interactive(engine, run))
     body = SearchResponse.of(q, chosen.id, result)

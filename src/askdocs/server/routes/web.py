@@ -29,8 +29,9 @@ from askdocs.errors import NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.server.deps import app_of, host_of
 from askdocs.server.routes.reader import reader_site
+from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import SiteConfig
-from askdocs.sites import SiteCatalog
+from askdocs.sites import VISITOR, SiteCaller, SiteCatalog
 
 router = APIRouter(include_in_schema=False)
 _HOSTNAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?(?::[0-9]{1,5})?")
@@ -78,25 +79,34 @@ def static_files() -> dict[str, StaticFile]:
 
 
 @router.get("/")
-def home(request: Request, site: Annotated[str | None, Query(max_length=63)] = None) -> Response:
-    return _page(request, "index.html", site, "'none'")
+def home(
+    request: Request,
+    caller: SiteCallerDep,
+    site: Annotated[str | None, Query(max_length=63)] = None,
+) -> Response:
+    return _page(request, "index.html", site, "'none'", caller)
 
 
 @router.get("/docs/{slug:path}")
 def docs_page(
-    request: Request, slug: str, site: Annotated[str | None, Query(max_length=63)] = None
+    request: Request,
+    slug: str,
+    caller: SiteCallerDep,
+    site: Annotated[str | None, Query(max_length=63)] = None,
 ) -> Response:
-    return _page(request, "index.html", site, "'none'")
+    return _page(request, "index.html", site, "'none'", caller)
 
 
 @router.get("/assistant")
 def assistant_page(
-    request: Request, site: Annotated[str | None, Query(max_length=63)] = None
+    request: Request,
+    caller: SiteCallerDep,
+    site: Annotated[str | None, Query(max_length=63)] = None,
 ) -> Response:
     """The signed-in assistant. It needs no docs site; the host's site (if any) names the
     page and becomes new threads' site. Never framed: it carries Apply buttons."""
     try:
-        chosen: SiteConfig | None = reader_site(_catalog(request), _host(request), site)
+        chosen: SiteConfig | None = reader_site(_catalog(request), _host(request), site, caller)
     except NotFound:
         chosen = None
     config = {
@@ -142,8 +152,14 @@ def _static(request: Request, name: str, extra: dict[str, str] | None = None) ->
     return Response(found.data, media_type=found.content_type, headers=headers)
 
 
-def _page(request: Request, template: str, site_id: str | None, ancestors: str) -> Response:
-    site = reader_site(_catalog(request), _host(request), site_id)
+def _page(
+    request: Request,
+    template: str,
+    site_id: str | None,
+    ancestors: str,
+    caller: SiteCaller = VISITOR,
+) -> Response:
+    site = reader_site(_catalog(request), _host(request), site_id, caller)
     settings = app_of(request).settings
     config = {
         "site": site.id,

@@ -64,11 +64,31 @@ export function parseSources(header) {
 
 // POST /api/ask; calls onStart({sources, remaining}) when the headers arrive, then
 // onText(chunk) for each piece of the streamed answer. Resolves with the whole text.
+let sessionCsrf = null;
+
+// The signed-in person's CSRF token ("" for visitors): a signed-in member may ask about
+// their organisation's private site, and a cookie request that changes state carries it.
+async function csrfToken() {
+  if (sessionCsrf === null) {
+    try {
+      const response = await fetch("/api/v1/auth/session", { headers: { Accept: "application/json" }, cache: "no-store" });
+      const state = response.ok ? await response.json() : {};
+      sessionCsrf = state.signedIn ? state.me.csrfToken || "" : "";
+    } catch {
+      sessionCsrf = "";
+    }
+  }
+  return sessionCsrf;
+}
+
 export async function ask({ messages, token, locale, signal, onStart, onText }) {
+  const headers = { "Content-Type": "application/json", Accept: "text/plain" };
+  const csrf = await csrfToken();
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const response = await fetch("/api/ask", {
     method: "POST",
     signal,
-    headers: { "Content-Type": "application/json", Accept: "text/plain" },
+    headers,
     body: JSON.stringify({ token: token || "", messages, locale }),
   });
   if (!response.ok) throw await failure(response);

@@ -1,0 +1,32 @@
+"""Which sites a request may read: the caller's organisations as the database says now.
+
+Anonymous visitors (no cookie, no bearer token) are ``VISITOR``: public, live sites only.
+A signed-in caller is ``SiteCaller.member(<their organisations>)``: those organisations'
+private sites too, and nobody else's. A cookie request that changes state and fails the
+CSRF check reads like a visitor; an ended session reads like a visitor; a bad bearer token
+is 401 (``askdocs.auth.web``).
+"""
+
+from __future__ import annotations
+
+from askdocs.assistant.site_access import member_organisations
+from askdocs.auth.web import RequestFacts, optional_identify
+from askdocs.errors import Forbidden
+from askdocs.sites import VISITOR, SiteCaller
+from askdocs.users.accounts import Accounts
+
+
+def has_credentials(facts: RequestFacts, cookie: str) -> bool:
+    return facts.headers.get("authorization") is not None or bool(facts.cookies.get(cookie))
+
+
+def site_caller(accounts: Accounts, facts: RequestFacts) -> SiteCaller:
+    """The caller's site standing for this one request (blocking: reads the database)."""
+    try:
+        found = optional_identify(accounts.settings, accounts, facts)
+    except Forbidden:
+        return VISITOR
+    if found is None:
+        return VISITOR
+    with accounts.db.session() as session:
+        return SiteCaller.member(member_organisations(session, found.principal.user_id))
