@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from askdocs import chunking
 from askdocs.corpus.cache import CorpusCache, EntryKey, FileEntry, SiteCache, load_entry
+from askdocs.corpus.dialects.nav import NavEntry
 from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.snapshot import CorpusSnapshot
 from askdocs.corpus.sources import Root, resolve_roots, scan_root
@@ -146,9 +147,10 @@ def _add_page(
     if doc is not original and doc.front.slug not in (None, slug):
         run.warnings.append(f"{doc.rel}: 'slug' of a translation is ignored (uses {slug!r})")
     audience = original.front.audience or root.audience
-    order = _order(original)
+    nav = root.nav.get(original.rel)
+    order = _order(original, nav)
     description = doc.front.description or original.front.description
-    inputs = (run.site.id, str(root.path), slug, audience, order, description)
+    inputs = (run.site.id, str(root.path), slug, audience, order, description, nav)
     page = entry.page_for(
         inputs,
         lambda: Page(
@@ -156,7 +158,7 @@ def _add_page(
             root=str(root.path),
             path=doc.rel,
             slug=slug,
-            title=doc.title,
+            title=_title(doc, root.nav.get(doc.rel) or nav),
             locale=doc.locale,
             audience=audience,
             order=order,
@@ -164,7 +166,7 @@ def _add_page(
             body=doc.body,
             headings=doc.headings,
             sections=doc.sections,
-            meta=_meta(doc),
+            meta=_meta(doc, nav),
             dialect=doc.dialect,
         ),
     )
@@ -181,16 +183,29 @@ def _add_page(
     run.pages.append((page, chunks))
 
 
-def _order(doc: SourceDoc) -> int | None:
-    """Front matter ``order``, else Docusaurus ``sidebar_position`` (x100, to keep 1.5)."""
+def _order(doc: SourceDoc, nav: NavEntry | None) -> int | None:
+    """Front matter ``order``, else Docusaurus ``sidebar_position`` (x100, to keep 1.5),
+    else the page's position in the navigation (MkDocs ``nav``, Docusaurus sidebars)."""
     if doc.front.order is not None:
         return doc.front.order
     position = doc.front.sidebar_position
-    return None if position is None else round(position * 100)
+    if position is not None:
+        return round(position * 100)
+    return nav.position if nav is not None else None
 
 
-def _meta(doc: SourceDoc) -> dict[str, object]:
+def _title(doc: SourceDoc, nav: NavEntry | None) -> str:
+    """A navigation label comes after front matter ``title``/``sidebar_label``, before
+    the H1 and the file name."""
+    if nav is not None and nav.label and doc.title_source in ("h1", "file name"):
+        return nav.label
+    return doc.title
+
+
+def _meta(doc: SourceDoc, nav: NavEntry | None) -> dict[str, object]:
     meta = dict(doc.front.meta)
     if doc.front.unlisted:
         meta["unlisted"] = True
+    if nav is not None and nav.section and "category" not in meta:
+        meta["category"] = nav.section
     return meta

@@ -17,6 +17,7 @@ from pathlib import Path
 from askdocs.chunking import URL_FIELDS, template_fields
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.detect import Detection, detect_dialect
+from askdocs.corpus.dialects.nav import NavEntry, load_nav
 from askdocs.corpus.globs import GlobSet, compile_globs
 from askdocs.corpus.safe_read import StatKey, file_kind
 from askdocs.errors import ConfigError
@@ -35,6 +36,7 @@ class Root:
     exclude: GlobSet
     url_template: str | None
     detection: Detection = field(default_factory=lambda: Detection("gfm", "default"))
+    nav: dict[str, NavEntry] = field(default_factory=dict)
 
     @property
     def dialect(self) -> Dialect:
@@ -89,7 +91,8 @@ def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Ro
     if not real.is_dir():
         raise ConfigError(f"docs root {path} is not a folder")
     detection = detect_dialect(real, config.dialect or dialect)
-    return Root(index, real, config.audience, include, exclude, config.url_template, detection)
+    nav = load_nav(real, detection.config)
+    return Root(index, real, config.audience, include, exclude, config.url_template, detection, nav)
 
 
 def scan_root(root: Root) -> Scan:

@@ -68,10 +68,16 @@ def catalog_article(page: Page, locale: str) -> CatalogArticle:
     )
 
 
+def listed(page: Page) -> bool:
+    """In the catalog and previous/next: not Docusaurus ``unlisted`` (still readable)."""
+    return page.meta.get("unlisted") is not True
+
+
 def categorise(pages: Iterable[Page], locale: str) -> list[CatalogCategory]:
-    """Categories in authored order (then by label), each with its pages in reading order."""
+    """Categories in authored order (then by label), each with its pages in reading order
+    (front matter ``order``, ``sidebar_position`` or the navigation's order; then title)."""
     grouped: dict[str, list[Page]] = {}
-    for page in pages:
+    for page in filter(listed, pages):
         grouped.setdefault(category_of(page), []).append(page)
     ordered = sorted(grouped, key=lambda c: (category_rank(c), category_label(c, locale), c))
     return [
@@ -87,7 +93,7 @@ def categorise(pages: Iterable[Page], locale: str) -> list[CatalogCategory]:
 def neighbours(page: Page, pages: Sequence[Page]) -> tuple[ArticleRef | None, ArticleRef | None]:
     """The previous and next article of the same category, in reading order."""
     category = category_of(page)
-    siblings = sorted((p for p in pages if category_of(p) == category), key=order_key)
+    siblings = sorted((p for p in pages if category_of(p) == category and listed(p)), key=order_key)
     slugs = [p.slug for p in siblings]
     if page.slug not in slugs:
         return None, None

@@ -54,15 +54,17 @@ _SIGNS: tuple[tuple[Dialect, re.Pattern[str]], ...] = (
 class Detection:
     dialect: Dialect
     reason: str  # for ``askdocs corpus``: "mkdocs.yml in ..", "content", "configured"
+    config: Path | None = None  # the tool's configuration file, when one was found
 
 
 def detect_dialect(root: Path, configured: Dialect | None = None) -> Detection:
-    if configured is not None:
-        return Detection(configured, "set in the site configuration")
     found = config_file(root)
+    if configured is not None:
+        config = found[1] if found is not None and found[0] == configured else None
+        return Detection(configured, "set in the site configuration", config)
     if found is not None:
         dialect, path = found
-        return Detection(dialect, f"{path.name} found at {path.parent}")
+        return Detection(dialect, f"{path.name} found at {path.parent}", path)
     sniffed = sniff(root)
     if sniffed is not None:
         return Detection(sniffed, "recognised from the Markdown (no tool configuration found)")

@@ -46,13 +46,14 @@ def expand_includes(text: str, rel: str, read: Read) -> Included:
     """``text`` of the file ``rel`` with every include directive replaced by its target."""
     result = Included(text)
     if has_includes(text):
-        result.text = _expand(text, rel, read, result, (rel,), top=True)
+        result.text = _expand(text, rel, read, result, (rel,), None)
     return result
 
 
 def _expand(
-    text: str, rel: str, read: Read, result: Included, chain: tuple[str, ...], top: bool
+    text: str, rel: str, read: Read, result: Included, chain: tuple[str, ...], at: int | None
 ) -> str:
+    """``at``: the line of the top-level include this text came from (None: the file)."""
     out: list[str] = []
     fence: str | None = None
     for number, line in enumerate(text.split("\n")):
@@ -62,10 +63,10 @@ def _expand(
             out.append(line)
             continue
         target = match.group("p1") or match.group("p2") or match.group("p3") or ""
-        body = _include(target, match, rel, read, result, chain)
+        line = number if at is None else at
+        body = _include(target, match, rel, read, result, chain, line)
         if body is None:
-            if top:
-                result.problems.append((number, f"include {target!r} not resolved"))
+            result.problems.append((line, f"include {target!r} not resolved"))
             out.append("")
             continue
         result.counts["include"] += 1
@@ -91,6 +92,7 @@ def _include(
     read: Read,
     result: Included,
     chain: tuple[str, ...],
+    line: int,
 ) -> str | None:
     if len(chain) > MAX_DEPTH:
         return None
@@ -101,7 +103,7 @@ def _include(
         if text is None:
             continue
         text = _between(text, match.group("opts") or "")
-        return _expand(text, candidate, read, result, (*chain, candidate), top=False)
+        return _expand(text, candidate, read, result, (*chain, candidate), line)
     return None
 
 
