@@ -43,7 +43,7 @@ def test_mkdocs_nav_gives_titles_order_and_categories(project: Path) -> None:
     assert pages["guide/install.md"].title == "Install it"  # the nav label, no H1
     assert pages["guide/usage.md"].title == "Usage"  # the H1: no label in the nav
     assert pages["guide/install.md"].meta["category"] == "getting-started"
-    [general, started] = categorise(snapshot.pages, "en")
+    [_general, started] = categorise(snapshot.pages, "en")
     assert [a.slug for a in started.articles] == ["guide/install", "guide/usage"]
     previous, following = neighbours(pages["guide/install.md"], snapshot.pages)
     assert (previous, following and following.slug) == (None, "guide/usage")
