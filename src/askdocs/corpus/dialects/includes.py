@@ -63,10 +63,10 @@ def _expand(
             out.append(line)
             continue
         target = match.group("p1") or match.group("p2") or match.group("p3") or ""
-        line = number if at is None else at
-        body = _include(target, match, rel, read, result, chain, line)
+        origin = number if at is None else at
+        body = _include(target, match, rel, read, result, chain, origin)
         if body is None:
-            result.problems.append((line, f"include {target!r} not resolved"))
+            result.problems.append((origin, f"include {target!r} not resolved"))
             out.append("")
             continue
         result.counts["include"] += 1
