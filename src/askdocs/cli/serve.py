@@ -14,10 +14,8 @@ from pathlib import Path
 import click
 
 from askdocs.cli.context import CliContext
-from askdocs.cli.folders import served_folders
 from askdocs.errors import ConfigError
 from askdocs.settings import Settings
-from askdocs.sites.registry import register_site
 
 
 @click.command()
@@ -43,12 +41,14 @@ def serve(
 
     Sites are indexed in the background; start-up never waits.
     """
+    settings = with_binding(obj.settings, host, port)
+    sock = listen(settings.server.host, settings.server.port)  # before anything else
     import uvicorn
 
+    from askdocs.cli.folders import served_folders
     from askdocs.server.app import create_app
+    from askdocs.sites.registry import register_site
 
-    settings = with_binding(obj.settings, host, port)
-    sock = listen(settings.server.host, settings.server.port)  # before any set-up
     for site in served_folders(paths, named):
         register_site(settings.data_dir, site)
         click.echo(f"askdocs: site {site.id!r} is {site.roots[0].path}")
