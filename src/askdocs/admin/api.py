@@ -18,6 +18,7 @@ from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.crypto import SecretBox, secrets_key_file
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
+from askdocs.admin.models import as_args, parse
 from askdocs.admin.operations import access
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
@@ -74,7 +75,7 @@ class AdminApi:
 
     async def test_provider(self, user_id: str, args: JsonObject) -> JsonObject:
         await anyio.to_thread.run_sync(access, self.env, "test_inference_provider", user_id, None)
-        ident = args.get("providerId")
+        ident = as_args(parse("test_inference_provider", args)).get("providerId")
         target = await anyio.to_thread.run_sync(provider_test.load_target, self.env, ident)
         return await provider_test.run_test(self.env, target)
 
@@ -82,6 +83,7 @@ class AdminApi:
         actor = await anyio.to_thread.run_sync(
             access, self.env, "reindex_site", user_id, org_hint(args)
         )
+        args = as_args(parse("reindex_site", args))
         config = await anyio.to_thread.run_sync(self._site_config, actor.org_id, args)
         run_id = await anyio.to_thread.run_sync(self.guard.start, user_id, config.id, initiator)
         self.runs.launch(run_id, config)

@@ -3,6 +3,7 @@ secret box, where site folders live, and a way to tell the engine the sites chan
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ class AdminEnv:
     sites_dir: Path
     reserved_site_ids: Callable[[], set[str]] = field(default=lambda: set())
     sites_changed: Callable[[], None] = field(default=lambda: None)
+    apply_lock: threading.Lock = field(default_factory=threading.Lock)  # applies, one at a time
 
 
 class Prepare(Protocol):

@@ -8,16 +8,15 @@ does not verify writes nothing. Authority always comes first, from the database.
 
 from __future__ import annotations
 
-import threading
-
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from askdocs.admin import ops_grants, ops_pages, ops_providers, ops_sites
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.authority import Actor, organisation_gate, platform_gate
-from askdocs.admin.env import AdminEnv, Prepare
+from askdocs.admin.env import AdminEnv, Prepare, Prepared
 from askdocs.admin.grants import ensure_first_admin_grant, require_grant
+from askdocs.admin.models import Args, as_args, canonical_arguments, parse
 from askdocs.admin.names import OPERATIONS, Authority, apply_name, authority_of, propose_name
 from askdocs.confirm.canonical import canonical_json
 from askdocs.errors import Forbidden, InvalidInput
@@ -36,7 +35,6 @@ PREPARE: dict[str, Prepare] = {
     "DeleteInferenceProvider": ops_providers.prepare_delete,
 }
 SITE_OPERATIONS = frozenset({"CreateSite", "UpdateSite", "DeleteSite"})
-_apply_lock = threading.Lock()
 
 
 def gate(session: Session, authority: Authority, user_id: str, hint: str | None) -> Actor:
@@ -61,11 +59,18 @@ def operation_of(name: str) -> str:
     return name
 
 
+def bound_payload(model: Args, prepared: Prepared) -> str:
+    """What a confirmation token binds: the typed arguments as given (canonical JSON, the
+    organisation hint aside) and the state the operation re-derived from the database."""
+    return canonical_json({"arguments": canonical_arguments(model), "state": prepared.payload})
+
+
 def propose(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> JsonObject:
     actor = access(env, propose_name(operation_of(operation)), user_id, org_hint(args))
+    model = parse(operation, args)
     with env.db.session() as session:
-        prepared = PREPARE[operation](env, session, actor.org_id, user_id, args)
-    token = env.tokens.mint(operation, canonical_json(prepared.payload), user_id)
+        prepared = PREPARE[operation](env, session, actor.org_id, user_id, as_args(model))
+    token = env.tokens.mint(operation, bound_payload(model, prepared), user_id)
     proposal: JsonObject = {"operation": operation, "summary": prepared.summary}
     if prepared.diff is not None:
         proposal["diff"] = prepared.diff
@@ -89,13 +94,14 @@ def slug(operation: str) -> str:
 def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> JsonObject:
     hint = org_hint(args)
     actor = access(env, apply_name(operation_of(operation)), user_id, hint)
-    with _apply_lock, env.db.session(write=True) as session:
+    presented = args.get("confirmationToken")
+    model = parse(operation, {k: v for k, v in args.items() if k != "confirmationToken"})
+    with env.apply_lock, env.db.session(write=True) as session:
         if session.get_bind().dialect.name == "postgresql":
             session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": APPLY_LOCK})
         actor = gate(session, OPERATIONS[operation], user_id, hint)
-        prepared = PREPARE[operation](env, session, actor.org_id, user_id, args)
-        presented = args.get("confirmationToken")
-        if not env.tokens.verify(operation, canonical_json(prepared.payload), user_id, presented):
+        prepared = PREPARE[operation](env, session, actor.org_id, user_id, as_args(model))
+        if not env.tokens.verify(operation, bound_payload(model, prepared), user_id, presented):
             raise Forbidden(MISMATCH_MESSAGE, code="confirmation_invalid")
         result = prepared.write(session)
     if operation in SITE_OPERATIONS:

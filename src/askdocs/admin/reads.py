@@ -12,6 +12,7 @@ from askdocs.admin import pages, providers, sites
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import grants_of
+from askdocs.admin.models import as_args, parse
 from askdocs.admin.names import SINGLE_TOOLS
 from askdocs.admin.operations import access
 from askdocs.admin.ops_pages import is_draft
@@ -150,8 +151,9 @@ assert set(READS) <= set(SINGLE_TOOLS)
 
 def read(env: AdminEnv, tool: str, user_id: str, args: JsonObject) -> JsonObject:
     actor = access(env, tool, user_id, org_hint(args))
+    given = as_args(parse(tool, args))
     with env.db.session() as session:
-        return READS[tool](env, session, actor.org_id, user_id, args)
+        return READS[tool](env, session, actor.org_id, user_id, given)
 
 
 def all_site_rows(session: Session) -> list[SiteRow]:

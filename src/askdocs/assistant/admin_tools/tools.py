@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import anyio
 
 from askdocs.admin.api import AdminApi
+from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema
 from askdocs.admin.names import propose_name
-from askdocs.assistant.admin_tools.schemas import OPERATION_ARGS, SINGLE_ARGS, obj
 from askdocs.assistant.tools import JsonObject, ToolContext, ToolOutcome
 from askdocs.errors import RateLimited
 from askdocs.llm.types import ToolSpec
@@ -34,17 +34,17 @@ WAITING = (
 
 
 def single_spec(name: str) -> ToolSpec:
-    description, properties, required = SINGLE_ARGS[name]
-    return ToolSpec(name, description, obj(properties, required))
+    model, description = TOOL_MODELS[name]
+    return ToolSpec(name, description, json_schema(model))
 
 
 def propose_spec(operation: str) -> ToolSpec:
-    what, properties, required = OPERATION_ARGS[operation]
+    model, what = OPERATION_MODELS[operation]
     description = (
         f"Propose to {what}. Writes nothing: the person sees the summary in their panel "
         "and applies or discards it there."
     )
-    return ToolSpec(propose_name(operation), description, obj(properties, required))
+    return ToolSpec(propose_name(operation), description, json_schema(model))
 
 
 def split_proposal(arguments: JsonObject, result: JsonObject) -> ToolOutcome:

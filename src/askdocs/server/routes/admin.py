@@ -9,6 +9,7 @@ that token. Errors use the common body; see docs/admin-tools.md for every code.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import anyio
@@ -17,7 +18,9 @@ from fastapi.responses import JSONResponse
 
 from askdocs.admin.api import AdminApi
 from askdocs.admin.args import JsonObject
-from askdocs.admin.names import OPERATIONS
+from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema, model_of, schema_entry
+from askdocs.admin.names import OPERATIONS, snake
+from askdocs.admin.operations import slug
 from askdocs.errors import NotFound
 from askdocs.server.deps import AdminDep
 from askdocs.server.signin import Caller
@@ -37,15 +40,17 @@ def operation_name(slug: str) -> str:
     return name
 
 
-def _args(caller: Principal, values: JsonObject) -> JsonObject:
+def _args(caller: Principal, name: str, values: JsonObject) -> JsonObject:
+    """The arguments, with the token's active organisation when ``name`` takes one."""
     args = dict(values)
-    if args.get("organisationId") is None and caller.org is not None:
+    scoped = "organisation_id" in model_of(name).model_fields
+    if scoped and args.get("organisationId") is None and caller.org is not None:
         args["organisationId"] = caller.org
     return args
 
 
 async def _read(admin: AdminApi, caller: Principal, tool: str, values: JsonObject) -> JsonObject:
-    args = _args(caller, {k: v for k, v in values.items() if v is not None})
+    args = _args(caller, tool, {k: v for k, v in values.items() if v is not None})
     return await anyio.to_thread.run_sync(admin.read, tool, caller.user_id, args)
 
 
@@ -119,18 +124,73 @@ async def test_provider(admin: Admin, caller: Caller, provider_id: str) -> JsonO
 async def reindex(
     admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
 ) -> JSONResponse:
-    args = _args(caller, {"siteId": site_id, "organisationId": organisationId})
+    args = _args(caller, "reindex_site", {"siteId": site_id, "organisationId": organisationId})
     data = await admin.reindex(caller.user_id, args, "api")
     return JSONResponse(data, status_code=202, headers={"Cache-Control": "no-store"})
 
 
-@router.post("/proposals/{operation}")
-async def propose(admin: Admin, caller: Caller, operation: str, body: Args) -> JsonObject:
-    name, args = operation_name(operation), _args(caller, body)
-    return await anyio.to_thread.run_sync(admin.propose, name, caller.user_id, args)
+@router.get("/schemas")
+async def list_schemas(caller: Caller) -> JsonObject:
+    """Every operation (Propose/Apply pair) and single tool with its arguments' JSON schema."""
+    names = [*OPERATION_MODELS, *TOOL_MODELS]
+    return {"operations": [schema_entry(name) for name in names]}
 
 
-@router.post("/apply/{operation}")
-async def apply(admin: Admin, caller: Caller, operation: str, body: Args) -> JsonObject:
-    name, args = operation_name(operation), _args(caller, body)
-    return await anyio.to_thread.run_sync(admin.apply, name, caller.user_id, args)
+@router.get("/schemas/{operation}")
+async def get_schema(caller: Caller, operation: str) -> JsonObject:
+    """One operation's schema, by name (``CreateSite``, ``list_sites``) or REST slug."""
+    name = operation if operation in TOOL_MODELS else operation_name(operation)
+    return schema_entry(name)
+
+
+def _proposer(name: str) -> Callable[..., Awaitable[JsonObject]]:
+    async def propose(admin: Admin, caller: Caller, body: Args) -> JsonObject:
+        args = _args(caller, name, body)
+        return await anyio.to_thread.run_sync(admin.propose, name, caller.user_id, args)
+
+    return propose
+
+
+def _applier(name: str) -> Callable[..., Awaitable[JsonObject]]:
+    async def apply(admin: Admin, caller: Caller, body: Args) -> JsonObject:
+        args = _args(caller, name, body)
+        return await anyio.to_thread.run_sync(admin.apply, name, caller.user_id, args)
+
+    return apply
+
+
+def _documented(name: str, *, apply: bool) -> JsonObject:
+    """The request body as ``/openapi.json`` shows it, generated from the operation's model."""
+    schema = json_schema(model_of(name))
+    if apply:
+        token = {"type": "string", "description": "The token the proposal returned."}
+        schema["properties"] = {**schema["properties"], "confirmationToken": token}
+        schema["required"] = [*schema.get("required", []), "confirmationToken"]
+    schema["title"] = f"{'Apply' if apply else 'Propose'}{name}"
+    body = {"required": True, "content": {"application/json": {"schema": schema}}}
+    return {"requestBody": body}
+
+
+for _name, (_model, _what) in OPERATION_MODELS.items():
+    router.add_api_route(
+        f"/proposals/{slug(_name)}",
+        _proposer(_name),
+        methods=["POST"],
+        summary=f"Propose to {_what}",
+        operation_id=f"propose_{snake(_name)}",
+        openapi_extra=_documented(_name, apply=False),
+    )
+    router.add_api_route(
+        f"/apply/{slug(_name)}",
+        _applier(_name),
+        methods=["POST"],
+        summary=f"Apply: {_what}",
+        operation_id=f"apply_{snake(_name)}",
+        openapi_extra=_documented(_name, apply=True),
+    )
+
+
+@router.post("/proposals/{operation}", include_in_schema=False)
+@router.post("/apply/{operation}", include_in_schema=False)
+async def unknown_operation(caller: Caller, operation: str) -> JsonObject:
+    raise NotFound(f"unknown operation {operation!r}", code="unknown_operation")
