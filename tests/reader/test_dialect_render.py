@@ -74,12 +74,16 @@ def test_unknown_directive_and_other_dialects_render_text_never_syntax() -> None
     myst = fixture("myst", "myst")
     assert '<aside class="admonition note"><p class="admonition-title">' in myst
     assert '<code class="language-python">' in myst
+    assert '<span id="target-label"></span>' in myst
     for raw in ("{note}", "{toctree}", ":class:", "(target-label)=", "maxdepth"):
         assert raw not in myst
     misc = fixture("mkdocs-misc", "mkdocs")
     assert '<p class="doc-reference">Reference to <code>httpx.Client</code></p>' in misc
     assert ":material-check:" not in misc
     assert "<abbr>HTML</abbr>: Hyper Text Markup Language" in misc
+    assert "☑ done task words" in misc
+    assert "☐ open task words" in misc
+    assert "<dd>" in misc
 
 
 def test_html_anchors_survive_and_html_never_passes_through() -> None:

@@ -10,6 +10,7 @@
   tabindex, arrow keys) without any attribute passing the sanitiser;
 * an mkdocstrings stub is a "Reference to ``name``" line, an unknown directive or an MDX
   component renders its title and body, an MDX ``import`` renders nothing;
+* a MyST ``(label)=`` target is an empty ``<span id="label">`` anchor;
 * HTML from the source never passes through: an HTML block's text is a paragraph, an
   ``<a id>`` an empty ``<span id>`` anchor, inline HTML only as a few bare tags
   (``<br>``, ``<b>``, ``<code>``...) rebuilt from their names, a JSX component by its prose.
@@ -44,7 +45,7 @@ def add_dialect_rules(md: MarkdownIt) -> None:
     md.add_render_rule("html_anchor", _html_anchor)
     md.add_render_rule("html_inline", _html_inline)
     md.add_render_rule("html_block", _html_text)
-    md.add_render_rule("myst_target", _nothing)
+    md.add_render_rule("myst_target", _myst_target)
     md.add_render_rule("myst_line_comment", _nothing)
 
 
@@ -126,6 +127,14 @@ def _admonition(block: Block) -> tuple[str, str]:
     return f'<aside class="admonition {kind}">{head}\n', "</aside>\n"
 
 
+def _myst_target(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    """A MyST ``(label)=`` target: an anchor others may link to, no visible text."""
+    label = escapeHtml(tokens[idx].content.strip())
+    return f'<span id="{label}"></span>\n' if label else ""
+
+
 def _html_text(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
@@ -167,4 +176,6 @@ def _inline_tag(tag: html.Tag) -> str:
         return escapeHtml(tag.prose)
     if name == "img" and not tag.closing:
         return escapeHtml(tag.attrs.get("alt", ""))
+    if name == "input" and tag.attrs.get("type") == "checkbox":  # a task list item
+        return "☑" if "checked" in tag.attrs else "☐"
     return ""
