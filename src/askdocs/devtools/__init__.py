@@ -1,0 +1,1 @@
+"""Developer tools that ship with the package (the import graph); no runtime code uses them."""
