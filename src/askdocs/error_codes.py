@@ -1,0 +1,185 @@
+"""The error-code registry: every code askdocs can answer with, its HTTP status and what it
+means, in one place. ``docs/errors.md``'s code table is generated from it
+(``python -m askdocs.error_codes --write``), and a test checks that every code the source
+raises is registered. Reader codes keep seed 003's kebab-case spelling.
+
+Codes marked ``cli`` or ``mcp`` only reach the command line or MCP tools; the status is the
+one their error class carries.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    code: str
+    status: int
+    meaning: str
+    surface: str = "http"  # http, cli or mcp
+
+
+def _c(code: str, status: int, meaning: str, surface: str = "http") -> ErrorCode:
+    return ErrorCode(code, status, meaning, surface)
+
+
+CODES: tuple[ErrorCode, ...] = (
+    # -- families (the exception tree's default codes) --------------------------------------
+    _c("config_error", 500, "askdocs is misconfigured (a setting, a root, a config file)"),
+    _c("invalid_input", 400, "a request or argument failed validation"),
+    _c("not_found", 404, "no such thing, or not yours to see"),
+    _c("unauthorized", 401, "missing or invalid credentials"),
+    _c("forbidden", 403, "signed in but not allowed"),
+    _c("rate_limited", 429, "a limit was reached; Retry-After says when to retry"),
+    _c("corpus_error", 500, "a documentation file could not be used"),
+    _c("unsafe_path", 500, "a symlink, a root escape or not a regular file"),
+    _c("file_too_large", 500, "a documentation file is over corpus.max_markdown_bytes"),
+    _c("decode_error", 500, "a documentation file is not strict UTF-8"),
+    _c("frontmatter_invalid", 500, "invalid YAML or metadata in a page's front matter"),
+    _c("unreadable", 500, "a documentation file could not be read"),
+    _c("embedding_unavailable", 503, "the embedding provider failed or timed out"),
+    _c("vector_store_unavailable", 503, "the vector store failed"),
+    _c("index_building", 503, "no complete search collection exists yet"),
+    _c("service_unavailable", 503, "a dependency is down"),
+    _c("model_error", 500, "the chat model failed before answering"),
+    _c("internal_error", 500, "an unexpected error (no detail is given)"),
+    # -- HTTP framing -----------------------------------------------------------------------
+    _c("invalid_request", 400, "a query, path or body parameter failed validation"),
+    _c("method_not_allowed", 405, "the route does not take this method"),
+    _c("body_too_large", 413, "the request body is over the limit"),
+    _c("unsupported_media_type", 415, "the body is not application/json"),
+    _c("http_error", 400, "another HTTP-level refusal"),
+    # -- sites, search, Ask AI --------------------------------------------------------------
+    _c("site_not_found", 404, "no such site for this caller (unknown, private or not live)"),
+    _c("invalid_query", 400, "q is blank or holds a NUL character"),
+    _c("ask_unavailable", 404, "Ask AI is off, or the site is not public and live"),
+    _c("invalid_json", 400, "the body is not valid JSON"),
+    _c("invalid_body", 400, "the body is not the documented object"),
+    _c("empty", 400, "no question, or an empty one"),
+    _c("too_many_messages", 400, "more messages than ask.max_messages"),
+    _c("must_start_with_user", 400, "the conversation does not start with a user message"),
+    _c("must_end_with_user", 400, "the conversation does not end with a user message"),
+    _c("question_too_long", 400, "the question is over ask.max_question_chars"),
+    _c("message_too_long", 400, "a message is over its length limit"),
+    _c("invalid_role", 400, "a role that is not allowed here"),
+    _c("invalid_text", 400, "text holds a NUL or an unpaired surrogate"),
+    _c("invalid_locale", 400, "locale does not look like en or pt-BR"),
+    _c("burst_limit", 429, "too many questions from this visitor in a minute"),
+    _c("visitor_daily_limit", 429, "this visitor's questions for today are used up"),
+    _c("site_daily_limit", 429, "this site's questions for today are used up"),
+    _c("global_daily_limit", 429, "all sites' questions for today are used up"),
+    _c("limits_unavailable", 503, "the limits store cannot be reached (fails closed)"),
+    _c("bot_check_failed", 403, "the bot-check token was missing or refused"),
+    _c("bot_check_unavailable", 503, "the bot-check service cannot be reached"),
+    _c("bot_check_off", 404, "the Turnstile page is asked for without Turnstile configured"),
+    _c("invalid_origin", 400, "origin is not one of this site's hostnames"),
+    _c("embedding_model_missing", 503, "the bundled embedding model is not installed"),
+    _c("embedding_model_invalid", 503, "the embedding model files are damaged"),
+    _c("embedding_bad_response", 503, "the embedding provider answered something unusable"),
+    _c("embedding_dimension_mismatch", 503, "embeddings of another size than the collection's"),
+    _c("embedding_auth_failed", 503, "the embedding provider refused the API key"),
+    _c("embedding_rate_limited", 503, "the embedding provider rate-limited askdocs"),
+    _c("embedding_http_error", 503, "the embedding provider answered an HTTP error"),
+    _c("database_unavailable", 503, "the database cannot be reached in time"),
+    # -- the docs reader (seed 003's kebab-case) ---------------------------------------------
+    _c("article-not-found", 404, "no readable article with that slug"),
+    _c("asset-not-found", 404, "no such image referenced by the article"),
+    _c("invalid-slug", 400, "the slug is not a valid article id"),
+    _c("invalid-locale", 400, "the locale is not one of corpus.locales"),
+    _c("invalid-asset-id", 400, "the asset id is not a valid asset id"),
+    _c("docs-unavailable", 503, "the documentation cannot be read or rendered right now"),
+    # -- sign-in, users, organisations ------------------------------------------------------
+    _c("missing_token", 401, "no bearer token or session"),
+    _c("invalid_token", 401, "the token does not verify"),
+    _c("token_expired", 401, "the token expired"),
+    _c("unknown_user", 401, "the token names a user that no longer exists"),
+    _c("session_expired", 401, "the session expired or was signed out"),
+    _c("session_not_found", 404, "no such session of this user"),
+    _c("csrf_failed", 403, "a cookie-authenticated change without the CSRF token"),
+    _c("invalid_credentials", 401, "wrong email or password"),
+    _c("sign_in_limited", 429, "too many sign-in attempts"),
+    _c("weak_password", 400, "the password is too short or too common"),
+    _c("invalid_email", 400, "not an email address"),
+    _c("invalid_name", 400, "an empty or overlong name"),
+    _c("user_exists", 400, "a user with that email exists"),
+    _c("user_not_found", 404, "no such user in this organisation"),
+    _c("member_not_found", 404, "no such member"),
+    _c("last_owner", 400, "an organisation keeps at least one owner"),
+    _c("organisation_not_found", 404, "no such organisation of the caller"),
+    _c("invitation_invalid", 404, "the invitation is unknown, used or expired"),
+    _c("invitation_sign_in_required", 401, "sign in as the invited email to accept"),
+    _c("oidc_disabled", 404, "no OIDC provider is configured"),
+    _c("oidc_unavailable", 503, "the OIDC provider cannot be reached"),
+    _c("oidc_no_account", 401, "no account is linked to this OIDC identity"),
+    # -- assistant and admin operations ----------------------------------------------------
+    _c("empty_title", 400, "a thread title that is blank"),
+    _c("thread_not_found", 404, "no such thread of this user"),
+    _c("admin_required", 403, "the operation needs an (organisation or platform) admin"),
+    _c("organisation_required", 400, "several organisations: name one with organisationId"),
+    _c("tool_not_granted", 403, "the caller holds no grant for this tool"),
+    _c("grant_not_held", 400, "a grant the assigner does not hold themselves"),
+    _c("unknown_operation", 404, "no admin operation of that name"),
+    _c("invalid_argument", 400, "an argument failed validation, or is an unknown field"),
+    _c("confirmation_invalid", 403, "the confirmation token does not match this change"),
+    _c("no_changes", 400, "every given field already has that value"),
+    _c("site_exists", 400, "a site with that id exists"),
+    _c("site_name_taken", 400, "another site of the organisation has that name"),
+    _c("hostname_taken", 400, "another site answers on that hostname"),
+    _c("invalid_path", 400, "a page path outside the site's roots or not Markdown"),
+    _c("page_not_found", 404, "no such page"),
+    _c("provider_exists", 400, "a provider with that name exists"),
+    _c("provider_not_found", 404, "no such provider"),
+    _c("reindex_rate_limited", 429, "admin.max_executions_per_hour re-indexes reached"),
+    # -- command line and MCP only --------------------------------------------------------
+    _c("not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"),
+    _c("port_unavailable", 500, "askdocs serve cannot bind its port", "cli"),
+    _c("index_failed", 503, "MCP local mode's background index failed", "mcp"),
+    _c("section_not_found", 404, "no such section in the page", "mcp"),
+    _c("proposal_unknown", 400, "no pending proposal with that id", "mcp"),
+    _c("ask_site_unsupported", 400, "server mode asks the server's own site only", "mcp"),
+    _c("api_unreachable", 503, "the askdocs API cannot be reached", "mcp"),
+    _c("api_timeout", 503, "the askdocs API did not answer in time", "mcp"),
+    _c("api_bad_response", 503, "the askdocs API answered something unusable", "mcp"),
+    _c("api_error", 503, "the askdocs API failed", "mcp"),
+)
+BY_CODE = {entry.code: entry for entry in CODES}
+assert len(BY_CODE) == len(CODES), "a code is registered twice"
+
+DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "errors.md"
+BEGIN = "<!-- BEGIN generated by `python -m askdocs.error_codes --write` -->"
+END = "<!-- END generated -->"
+
+
+def table() -> str:
+    rows = [
+        f"| `{e.code}` | {e.status} | {e.meaning}"
+        + (f" ({e.surface} only)" if e.surface != "http" else "")
+        + " |"
+        for e in CODES
+    ]
+    return "\n".join(["| code | status | meaning |", "|---|---|---|", *rows])
+
+
+def render(current: str) -> str:
+    """``current`` with the generated block replaced (appended when absent)."""
+    block = f"{BEGIN}\n\n{table()}\n\n{END}"
+    if BEGIN in current and END in current:
+        head, rest = current.split(BEGIN, 1)
+        return head + block + rest.split(END, 1)[1]
+    return current.rstrip("\n") + "\n\n## Every error code\n\n" + block + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render(DOC.read_text(encoding="utf-8"))
+    if "--write" in argv:
+        DOC.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
