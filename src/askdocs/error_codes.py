@@ -114,6 +114,18 @@ CODES: tuple[ErrorCode, ...] = (
     _c("oidc_disabled", 404, "no OIDC provider is configured"),
     _c("oidc_unavailable", 503, "the OIDC provider cannot be reached"),
     _c("oidc_no_account", 401, "no account is linked to this OIDC identity"),
+    # single sign-on failures reach the browser as /sign-in?error=<code> (a 303 redirect)
+    _c("oidc_state_mismatch", 401, "the sign-on callback's state is missing, altered or expired"),
+    _c("oidc_refused", 401, "the OpenID provider answered with an error"),
+    _c("oidc_exchange_failed", 401, "the OpenID provider refused the code or its userinfo"),
+    _c("oidc_invalid_token", 401, "the id token's signature, issuer, audience or nonce is wrong"),
+    _c("oidc_token_expired", 401, "the id token has expired"),
+    _c("oidc_no_email", 401, "the provider shared no verified email address"),
+    _c(
+        "oidc_domain_not_allowed",
+        401,
+        "the email's domain is not in auth.oidc.allowed_email_domains",
+    ),
     # -- assistant and admin operations ----------------------------------------------------
     _c("empty_title", 400, "a thread title that is blank"),
     _c("thread_not_found", 404, "no such thread of this user"),

@@ -51,7 +51,7 @@ def refused(message: str, code: str) -> AuthError:
 def _id_token(token: dict[str, Any]) -> str:
     value = token.get("id_token")
     if not isinstance(value, str):
-        raise refused("the provider sent no id token", "oidc_invalid_token")
+        raise refused("the provider sent no id token", code="oidc_invalid_token")
     return value
 
 
@@ -140,7 +140,9 @@ class OidcClient:
                     meta.token_endpoint, code=code, code_verifier=flow.verifier
                 )
         except Exception as exc:  # Authlib raises OAuthError and httpx errors alike
-            raise refused("the sign-on provider refused the code", "oidc_exchange_failed") from exc
+            raise refused(
+                "the sign-on provider refused the code", code="oidc_exchange_failed"
+            ) from exc
         return dict(token)
 
     async def _userinfo(
@@ -155,16 +157,20 @@ class OidcClient:
                 response.raise_for_status()
                 data = response.json()
         except Exception as exc:
-            raise refused("the provider's userinfo failed", "oidc_exchange_failed") from exc
+            raise refused("the provider's userinfo failed", code="oidc_exchange_failed") from exc
         if not isinstance(data, dict) or data.get("sub") != claims.get("sub"):
-            raise refused("the provider's userinfo is about someone else", "oidc_invalid_token")
+            raise refused(
+                "the provider's userinfo is about someone else", code="oidc_invalid_token"
+            )
         return data
 
     def _verify(self, id_token: str, keys: KeySet, nonce: str) -> dict[str, Any]:
         try:
             token = jwt.decode(id_token, keys, algorithms=list(ALGORITHMS))
         except (JoseError, ValueError) as exc:
-            raise refused("the id token's signature does not verify", "oidc_invalid_token") from exc
+            raise refused(
+                "the id token's signature does not verify", code="oidc_invalid_token"
+            ) from exc
         claims = dict(token.claims)
         registry = jwt.JWTClaimsRegistry(
             now=int(time.time()),
@@ -178,17 +184,20 @@ class OidcClient:
         try:
             registry.validate(claims)
         except JoseError as exc:
-            code = "oidc_token_expired" if "exp" in str(exc) else "oidc_invalid_token"
-            raise refused(f"the id token is not acceptable: {exc}", code) from exc
+            expired = "exp" in str(exc)
+            message = f"the id token is not acceptable: {exc}"
+            if expired:
+                raise refused(message, code="oidc_token_expired") from exc
+            raise refused(message, code="oidc_invalid_token") from exc
         return claims
 
     def _identity(self, claims: dict[str, Any]) -> Identity:
         email = claims.get("email")
         if not isinstance(email, str) or "@" not in email:
-            raise refused("the provider did not share an email address", "oidc_no_email")
+            raise refused("the provider did not share an email address", code="oidc_no_email")
         if claims.get("email_verified") is False:
-            raise refused("the provider has not verified this email address", "oidc_no_email")
+            raise refused("the provider has not verified this email address", code="oidc_no_email")
         if not email_allowed(email, self.config.allowed_email_domains):
-            raise refused("this email domain may not sign in here", "oidc_domain_not_allowed")
+            raise refused("this email domain may not sign in here", code="oidc_domain_not_allowed")
         name = claims.get("name")
         return Identity(str(claims["sub"]), email.lower(), name if isinstance(name, str) else "")
