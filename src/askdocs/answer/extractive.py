@@ -1,8 +1,9 @@
 """The answer without a chat model (pure): the best sections, quoted and cited.
 
-Used when no chat provider is configured. It never generates text: it says plainly that what
-follows is quoted documentation, quotes the top sections (trimmed at a paragraph or sentence
-boundary) and links each one.
+Used when no chat provider is configured, by Ask AI and (through ``quote``) by the
+assistant. It never generates text: it says plainly that what follows is quoted
+documentation, quotes the top sections (trimmed at a paragraph or sentence boundary) and
+links each one.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ def extractive_pieces(
         if hit.chunk_id and hit.chunk_id in seen:
             continue
         seen.add(hit.chunk_id)
-        pieces.append(_quote(hit, max_chars))
+        pieces.append(quote(hit, max_chars))
         if len(pieces) > max_excerpts:
             break
     return pieces
 
 
-def _quote(hit: Hit, max_chars: int) -> str:
+def quote(hit: Hit, max_chars: int = MAX_EXCERPT_CHARS) -> str:
+    """One section quoted as written, with a link to it: the one extractive quote that Ask
+    AI and the assistant (without a chat model) both use."""
     label = (
         f"{hit.title} › {hit.heading}" if hit.heading and hit.heading != hit.title else hit.title
     )

@@ -17,7 +17,7 @@ from typing import Literal
 
 from askdocs.answer.extractive import extractive_pieces
 from askdocs.answer.prompt import Source, sources, system_prompt
-from askdocs.answer.search_text import search_text
+from askdocs.answer.search_text import user_questions
 from askdocs.blocking import BlockingPool
 from askdocs.errors import ModelError
 from askdocs.llm.types import ChatEvent, ChatMessage, ChatModel, ChatRequest, Finish, TextDelta
@@ -78,7 +78,8 @@ async def retrieve(
     pool: BlockingPool,
 ) -> list[Hit]:
     """The site's best sections for the question, or none when the engine sees no match."""
-    text = search_text(question.messages, settings.search.followup_min_words)
+    asked = user_questions(question.messages)
+    text, history = (asked[-1], tuple(asked[:-1])) if asked else ("", ())
     count = settings.ask.chunks_per_question
     search = partial(
         service.search,
@@ -87,6 +88,7 @@ async def retrieve(
         locale=question.locale,
         audience="user",  # Ask AI is public: it answers from user pages only (seed 003)
         limit=count,
+        history=history,  # the engine applies the one follow-up rule
     )
     result = await pool.run(interactive(service, search))
     if not result.match:

@@ -1,20 +1,22 @@
-"""What Ask AI searches for (pure): the last question, joined with the one before when short.
-
-"and in Vite?" alone finds nothing; joined with the earlier question it finds the right page.
-"""
+"""Ask AI's questions as the engine's search input (pure). The follow-up rule itself is
+``askdocs.search.query.search_text`` (one rule for Ask AI, search history and the CLI):
+the last question is searched, joined with the one before when it is short."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from askdocs.llm.types import ChatMessage
+from askdocs.search import query
+
+
+def user_questions(messages: Sequence[ChatMessage]) -> list[str]:
+    return [m.content.strip() for m in messages if m.role == "user" and m.content.strip()]
 
 
 def search_text(messages: Sequence[ChatMessage], min_words: int = 5) -> str:
-    questions = [m.content.strip() for m in messages if m.role == "user" and m.content.strip()]
+    """What the engine searches for these messages (the one follow-up rule applied)."""
+    questions = user_questions(messages)
     if not questions:
         return ""
-    last = questions[-1]
-    if len(last.split()) < min_words and len(questions) > 1:
-        return f"{questions[-2]} {last}"
-    return last
+    return query.search_text(questions[-1], questions[:-1], min_words).text
