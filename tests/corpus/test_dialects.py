@@ -195,3 +195,13 @@ def test_docusaurus_id_names_the_slug() -> None:
 
 def test_fixture_files_are_small() -> None:
     assert all(path.stat().st_size < 2048 for path in Path(FIXTURES).glob("*.md"))
+
+
+def test_indented_html_lines_become_prose_not_code() -> None:
+    text = (
+        '# P\n\nLead.\n\n<div align="center">\n'
+        "    <figcaption><em>Caption words</em></figcaption>\n</div>\n"
+    )
+    doc = parse_document(text, "h.md", ParseOptions(("en",), "en", 3, "mkdocs"))
+    assert "\nCaption words" in doc.sections[0].text
+    assert "    Caption" not in doc.sections[0].text

@@ -179,7 +179,11 @@ def _dedent(line: str, amount: int) -> str:
 
 
 def clean_prose_line(line: str) -> str:
-    """Tags, icon shortcodes and a trailing attribute list removed outside code spans."""
+    """Tags, icon shortcodes and a trailing attribute list removed outside code spans; a
+    line of HTML (it starts with a tag) loses its indent too, so its text never reads as
+    an indented code block."""
+    if line.lstrip().startswith("<"):
+        line = line.lstrip()
     parts: list[str] = []
     position = 0
     for match in _CODE_SPAN.finditer(line):
