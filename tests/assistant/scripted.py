@@ -265,7 +265,7 @@ def _embedding_handler(state: EmbeddingServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
             texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
             state.inputs.extend(texts)
-            documents = any(" — " in text for text in texts)  # "{title} — {heading}\n\n..."
+            documents = any("\n\n" in text for text in texts)  # "{heading path}\n\n{text}"
             if state.hang.is_set() or (state.hang_documents.is_set() and documents):
                 state.hung.set()
                 state.release.wait(HANG_LIMIT_SECONDS)  # then answer, late
