@@ -47,7 +47,7 @@ def search(url: str, **params: str) -> dict[str, object]:
             assert response.status_code == 200, response.text
             body: dict[str, object] = response.json()
             return body
-        assert response.json()["error"]["code"] == "index_building", response.text
+        assert response.status_code == 503, response.text  # not ready yet: retry
         time.sleep(0.2)
 
 
