@@ -18,14 +18,14 @@ from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_embedder
-from askdocs.errors import AskDocsError
+from askdocs.errors import AskDocsError, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
 from askdocs.indexing import ActivityMonitor
 from askdocs.search import lexical
 from askdocs.search.retrieval import Retriever, SearchRequest
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
 from askdocs.sites import SiteCatalog
-from askdocs.types import Audience, SearchResult
+from askdocs.types import Audience, PageError, SearchResult
 
 log = logging.getLogger(__name__)
 ProgressCallback = Callable[[int, int], None]  # (done, total) chunks embedded
@@ -53,6 +53,8 @@ class SiteIndexStatus:
     collection: str | None
     chunks: int
     error: str | None = None
+    empty: bool = False  # the last indexing run found no documents (ready, with nothing)
+    bad_files: tuple[PageError, ...] = ()  # files the last indexing run could not use
 
 
 class AskDocs:
@@ -78,6 +80,8 @@ class AskDocs:
         self._index_lock = threading.Lock()  # one indexing run per service at a time
         self._building: set[str] = set()
         self._errors: dict[str, str] = {}
+        self._bad_files: dict[str, tuple[PageError, ...]] = {}
+        self._empty: set[str] = set()
 
     @property
     def sites(self) -> list[SiteConfig]:
@@ -154,6 +158,7 @@ class AskDocs:
         started: float,
     ) -> IndexReport:
         snapshot = read_site(site, self.settings.corpus, self.corpus_cache)
+        self._note_files(site.id, snapshot)
         result = build_index(
             self.store,
             embedder,
@@ -177,6 +182,18 @@ class AskDocs:
             errors=len(snapshot.errors),
             seconds=time.monotonic() - started,
         )
+
+    def _note_files(self, site_id: str, snapshot: CorpusSnapshot) -> None:
+        """Remember the files that could not be used (logged once per revision) and
+        whether the site has no documents at all."""
+        if snapshot.errors and self._bad_files.get(site_id) != snapshot.errors:
+            for error in snapshot.errors:
+                log.warning("site %s: %s skipped: %s", site_id, error.path, error.reason)
+        self._bad_files[site_id] = snapshot.errors
+        if snapshot.chunks:
+            self._empty.discard(site_id)
+        else:
+            self._empty.add(site_id)
 
     def ensure_indexed(self) -> list[IndexReport]:
         """Idempotent: index every configured site whose corpus or model changed. Every site
@@ -222,6 +239,8 @@ class AskDocs:
     ) -> SearchResult:
         """Hybrid search over the last complete collection of ``site``."""
         config = self.site(site)
+        if config.id in self._empty and config.id not in self._errors:
+            raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
         request = SearchRequest(
             query=query,
             site=config.id,
@@ -244,13 +263,16 @@ class AskDocs:
     def status(self, site_id: str) -> SiteIndexStatus:
         site = self.site(site_id)
         info = self._searchable(site.id)
+        empty = info is None and site.id in self._empty and site.id not in self._errors
         return SiteIndexStatus(
             site=site.id,
-            ready=info is not None,
+            ready=info is not None or empty,
             building=site.id in self._building,
             collection=info.name if info else None,
             chunks=info.points_of(site.id) if info else 0,
             error=self._errors.get(site.id),
+            empty=empty,
+            bad_files=self._bad_files.get(site.id, ()),
         )
 
     def _searchable(self, site_id: str) -> CollectionInfo | None:

@@ -3,8 +3,10 @@
 Every call rescans the site's corpus through the shared stat cache, so additions, edits,
 removals and replaced images are seen at once; rendered markup is cached by the page's
 text. A missing article or unreferenced asset is ``NotFound``; a source that cannot be
-read (a configuration error, a file that fails to parse, a render over its budget) is
-``ServiceUnavailable`` with code ``docs-unavailable``. Catalog and article reads never
+read (a configuration error, a render over its budget) is ``ServiceUnavailable`` with
+code ``docs-unavailable``; a single bad file (a symbolic link, a FIFO, a file over the size
+limit, invalid UTF-8 or front matter) is left out and logged once per corpus revision,
+and every other page is served. Catalog and article reads never
 include developer pages.
 """
 
@@ -53,6 +55,7 @@ class DocsReader:
         )
         self._markups: OrderedDict[tuple[str, tuple[str, ...]], Markup | str] = OrderedDict()
         self._lock = threading.Lock()
+        self._logged: dict[str, str] = {}  # site -> corpus revision whose bad files were logged
 
     def catalog(self, site: SiteConfig, locale: str | None) -> Catalog:
         chosen = check_locale(locale, self.locales)
@@ -112,15 +115,18 @@ class DocsReader:
             raise ServiceUnavailable(
                 "the documentation cannot be read right now", code=UNAVAILABLE
             ) from None
-        if snapshot.errors:
-            for error in snapshot.errors:
-                log.warning("site %s: %s: %s", site.id, error.path, error.reason)
-            raise ServiceUnavailable(
-                f"{len(snapshot.errors)} documentation file(s) cannot be used; "
-                "`askdocs corpus` lists them",
-                code=UNAVAILABLE,
-            )
+        self._log_bad_files(site, snapshot)
         return snapshot
+
+    def _log_bad_files(self, site: SiteConfig, snapshot: CorpusSnapshot) -> None:
+        """Files that cannot be used are left out (every good page is still served) and
+        logged once per file per corpus revision, not once per request."""
+        with self._lock:
+            fresh = self._logged.get(site.id) != snapshot.revision
+            self._logged[site.id] = snapshot.revision
+        if fresh:
+            for error in snapshot.errors:
+                log.warning("site %s: %s skipped: %s", site.id, error.path, error.reason)
 
     def _body(self, page: Page, snapshot: CorpusSnapshot) -> articles.Body:
         markup = self._markup(page)

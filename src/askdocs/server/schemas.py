@@ -74,6 +74,11 @@ class SearchResponse(BaseModel):
         )
 
 
+class BadFileOut(BaseModel):
+    path: str
+    reason: str
+
+
 class SiteStatusOut(BaseModel):
     site: str
     ready: bool
@@ -81,6 +86,8 @@ class SiteStatusOut(BaseModel):
     collection: str | None
     chunks: int
     error: str | None = None
+    empty: bool = False
+    bad_files: list[BadFileOut] = []
 
     @classmethod
     def of(cls, status: SiteIndexStatus) -> SiteStatusOut:
@@ -91,6 +98,8 @@ class SiteStatusOut(BaseModel):
             collection=status.collection,
             chunks=status.chunks,
             error=status.error,
+            empty=status.empty,
+            bad_files=[BadFileOut(path=e.path, reason=e.reason) for e in status.bad_files],
         )
 
 
