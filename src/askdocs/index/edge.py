@@ -51,6 +51,7 @@ from askdocs.index.files import (
     try_exclusive,
 )
 from askdocs.index.naming import PREFIX
+from askdocs.index.ownership import is_askdocs_name
 
 POINTER_PREFIX = "CURRENT-"
 _TRASH = ".trash-"
@@ -98,7 +99,13 @@ class EdgeBackend:
         return try_exclusive(self.root / ".build.lock")
 
     def collections(self) -> list[str]:
-        return sorted(entry.name for entry in self._collections.iterdir() if entry.is_dir())
+        """Folders askdocs made (an askdocs name, or one being deleted); any other folder
+        is never listed, so never swept."""
+        return sorted(
+            entry.name
+            for entry in self._collections.iterdir()
+            if entry.is_dir() and (is_askdocs_name(entry.name) or entry.name.startswith(_TRASH))
+        )
 
     def pointers(self) -> dict[str, str]:
         found: dict[str, str] = {}

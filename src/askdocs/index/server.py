@@ -34,6 +34,7 @@ from askdocs.index.backend import (
 )
 from askdocs.index.files import exclusive, try_exclusive
 from askdocs.index.naming import PREFIX
+from askdocs.index.ownership import INSTALL_KEY, install_id, is_askdocs_name
 from askdocs.index.payload import INDEXED_FIELDS
 from askdocs.index.server_convert import filter_of, hit_of, point_of, stored_of
 from askdocs.index.types import SparseVector
@@ -52,6 +53,8 @@ class QdrantBackend:
         self.client = client
         self._lock_dir = lock_dir
         lock_dir.mkdir(parents=True, exist_ok=True)
+        self.install = install_id(lock_dir)
+        self._ownership: dict[str, bool] = {}
 
     @classmethod
     def connect(cls, settings: IndexSettings, lock_dir: Path) -> QdrantBackend:
@@ -68,15 +71,34 @@ class QdrantBackend:
         return try_exclusive(self._lock_dir / ".build.lock")
 
     def collections(self) -> list[str]:
+        """This install's collections only: an askdocs name AND this install's id in the
+        metadata. Anything else on the server is never listed, so never swept."""
         found = self._call("list collections", self.client.get_collections)
-        return sorted(c.name for c in found.collections if c.name.startswith(f"{PREFIX}_"))
+        names = sorted(c.name for c in found.collections if is_askdocs_name(c.name))
+        return [name for name in names if self._owned(name)]
+
+    def _owned(self, name: str) -> bool:
+        """Whether ``name`` carries this install's id (remembered: it never changes)."""
+        known = self._ownership.get(name)
+        if known is not None:
+            return known
+        try:
+            info = self.client.get_collection(name)
+        except Exception:
+            return False  # gone meanwhile, or unreadable: not ours to drop
+        owned = (info.config.metadata or {}).get(INSTALL_KEY) == self.install
+        self._ownership[name] = owned
+        return owned
 
     def pointers(self) -> dict[str, str]:
+        """Model key -> current collection, for aliases naming a collection of this install."""
         aliases = self._call("list aliases", self.client.get_aliases).aliases
         return {
             a.alias_name.removeprefix(f"{PREFIX}_").removesuffix(ALIAS_SUFFIX): a.collection_name
             for a in aliases
-            if a.alias_name.startswith(f"{PREFIX}_") and a.alias_name.endswith(ALIAS_SUFFIX)
+            if a.alias_name.startswith(f"{PREFIX}_")
+            and a.alias_name.endswith(ALIAS_SUFFIX)
+            and self._owned(a.collection_name)
         }
 
     def set_pointer(self, model_key: str, name: str) -> None:
@@ -104,7 +126,13 @@ class QdrantBackend:
         return Manifest.from_json(text) if isinstance(text, str) else None
 
     def create(self, name: str, dimension: int | None) -> None:
-        self.drop(name)
+        if self._exists(name):
+            if not self._owned(name):
+                raise VectorStoreError(
+                    f"collection {name} on the Qdrant server belongs to another install; "
+                    "it is never replaced"
+                )
+            self.drop(name)
         dense = (
             {DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)}
             if dimension
@@ -114,7 +142,10 @@ class QdrantBackend:
         self._call(
             "create",
             lambda: self.client.create_collection(
-                name, vectors_config=dense, sparse_vectors_config=sparse
+                name,
+                vectors_config=dense,
+                sparse_vectors_config=sparse,
+                metadata={INSTALL_KEY: self.install},
             ),
         )
         with warnings.catch_warnings():  # local mode warns that it ignores payload indexes
@@ -160,7 +191,7 @@ class QdrantBackend:
         return int(found.count)
 
     def seal(self, name: str, manifest: Manifest) -> None:
-        metadata = {MANIFEST_KEY: manifest.to_json()}
+        metadata = {MANIFEST_KEY: manifest.to_json(), INSTALL_KEY: self.install}
         self._call("seal", lambda: self.client.update_collection(name, metadata=metadata))
 
     def scroll(self, name: str, *, vectors: bool) -> Iterator[StoredPoint]:
@@ -191,7 +222,11 @@ class QdrantBackend:
         return RawResult(hits=hits, best_dense=best)
 
     def drop(self, name: str) -> bool:
+        """Delete one of this install's collections; anything else is left alone."""
+        if not self._owned(name):
+            return False
         self._call("drop", lambda: self.client.delete_collection(name))
+        self._ownership.pop(name, None)
         return True
 
     def release(self, keep: set[str]) -> None:
