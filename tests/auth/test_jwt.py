@@ -91,3 +91,26 @@ def test_is_admin_alias_and_platform_admin_wins(settings: Settings) -> None:
     both = pyjwt.encode({**base, "isAdmin": True, "platformAdmin": False}, key, algorithm="HS256")
     assert verify(alias, settings).platform_admin is True
     assert verify(both, settings).platform_admin is False
+
+
+def _signed(settings: Settings, **change: object) -> str:
+    now = int(time.time())
+    claims: dict[str, object] = {
+        "sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"
+    }  # fmt: skip
+    claims.update(change)
+    return pyjwt.encode(claims, signing_key(settings), algorithm="HS256")
+
+
+def test_fractional_exp_is_accepted_and_floored_not_a_500(settings: Settings) -> None:
+    exp = time.time() + 60.75
+    claims = verify(_signed(settings, exp=exp, iat=time.time()), settings)
+    assert claims.expires_at == int(exp)
+
+
+@pytest.mark.parametrize("claim", ["exp", "iat"])
+def test_numeric_string_exp_is_refused(settings: Settings, claim: str) -> None:
+    value = str(int(time.time()) + 60)
+    with pytest.raises(AuthError) as info:
+        verify(_signed(settings, **{claim: value}), settings)
+    assert info.value.code == "invalid_token"

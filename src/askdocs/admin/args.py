@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from askdocs.errors import InvalidInput
+from askdocs.guard.validation import is_clean_text
 
 JsonObject = dict[str, Any]
 
@@ -33,7 +34,7 @@ def text(args: JsonObject, field: str, *, max_chars: int = 200, required: bool =
         raise bad(field, "must be a non-empty string")
     if len(value) > max_chars:
         raise bad(field, f"at most {max_chars} characters")
-    return value.strip()
+    return clean(field, value).strip()
 
 
 def optional_text(args: JsonObject, field: str, *, max_chars: int = 200) -> str | None:
@@ -43,6 +44,13 @@ def optional_text(args: JsonObject, field: str, *, max_chars: int = 200) -> str 
         return None
     if not isinstance(value, str) or len(value) > max_chars:
         raise bad(field, f"must be a string of at most {max_chars} characters")
+    return clean(field, value)
+
+
+def clean(field: str, value: str) -> str:
+    """No NUL (PostgreSQL cannot store it) and no unpaired surrogate (not encodable)."""
+    if not is_clean_text(value):
+        raise InvalidInput(f"{field}: holds a NUL or an unpaired surrogate", code="invalid_text")
     return value
 
 

@@ -13,7 +13,7 @@ import difflib
 from sqlalchemy.orm import Session
 
 from askdocs.admin import pages, sites
-from askdocs.admin.args import JsonObject, bad
+from askdocs.admin.args import JsonObject, bad, clean
 from askdocs.admin.env import AdminEnv, Prepared
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.corpus.frontmatter import split_front_matter
@@ -43,7 +43,7 @@ def _content(env: AdminEnv, args: JsonObject) -> bytes:
     value = args.get("content")
     if not isinstance(value, str):
         raise bad("content", "must be the page's full Markdown text")
-    data = value.encode("utf-8")
+    data = clean("content", value).encode("utf-8")
     if len(data) > env.settings.admin.max_page_bytes:
         raise bad("content", f"at most {env.settings.admin.max_page_bytes} bytes")
     return data

@@ -49,6 +49,9 @@ def refused_paths() -> Iterator[None]:
         raise InvalidInput(exc.message, code=exc.code) from exc
 
 
+MAX_NAME_BYTES = 255  # one file or folder name (NAME_MAX on Linux and most file systems)
+
+
 def page_not_found() -> NotFound:
     return NotFound("page not found", code="page_not_found")
 
@@ -62,6 +65,10 @@ def check_path(rel: object, roots: list[dict[str, str]]) -> str:
         "\x00" in rel or "\\" in rel
     ):
         raise InvalidInput(f"path: {rel!r} is not a safe relative path", code="invalid_path")
+    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES for part in parts):
+        raise InvalidInput(
+            f"path: a file or folder name is over {MAX_NAME_BYTES} bytes", code="invalid_path"
+        )
     for root in sorted(roots, key=lambda r: -len(r["path"])):
         prefix = root["path"] + "/" if root["path"] else ""
         inner = rel[len(prefix) :] if rel.startswith(prefix) else None

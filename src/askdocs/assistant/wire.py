@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
+from askdocs.guard.validation import CleanText
 
 
 class Wire(BaseModel):
@@ -16,28 +17,28 @@ class Wire(BaseModel):
 
 
 class PageContextIn(Wire):
-    url: str | None = Field(default=None, max_length=2000)
-    title: str | None = Field(default=None, max_length=300)
-    path: str | None = Field(default=None, max_length=1000)
+    url: CleanText | None = Field(default=None, max_length=2000)
+    title: CleanText | None = Field(default=None, max_length=300)
+    path: CleanText | None = Field(default=None, max_length=1000)
 
     def value(self) -> PageContext:
         return PageContext(url=self.url, title=self.title, path=self.path)
 
 
 class ChatIn(Wire):
-    thread_id: str = Field(max_length=64)
-    message: str
-    site_id: str | None = Field(default=None, max_length=64)
+    thread_id: CleanText = Field(max_length=64)
+    message: CleanText
+    site_id: CleanText | None = Field(default=None, max_length=64)
     page_context: PageContextIn | None = None
 
 
 class ThreadCreateIn(Wire):
-    site_id: str | None = Field(default=None, max_length=64)
-    title: str | None = Field(default=None, max_length=200)
+    site_id: CleanText | None = Field(default=None, max_length=64)
+    title: CleanText | None = Field(default=None, max_length=200)
 
 
 class ThreadPatchIn(Wire):
-    title: str | None = Field(default=None, max_length=200)
+    title: CleanText | None = Field(default=None, max_length=200)
     archived: bool | None = None
 
 

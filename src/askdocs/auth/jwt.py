@@ -7,6 +7,7 @@ caller; a token alone never grants it.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -89,6 +90,15 @@ def _claims(data: dict[str, object]) -> Claims:
         org=org if isinstance(org, str) else None,
         org_role=role if isinstance(role, str) else None,
         platform_admin=admin is True,
-        issued_at=int(str(data["iat"])),
-        expires_at=int(str(data["exp"])),
+        issued_at=_numeric_date(data, "iat"),
+        expires_at=_numeric_date(data, "exp"),
     )
+
+
+def _numeric_date(data: dict[str, object], name: str) -> int:
+    """RFC 7519 NumericDate: a JSON number (fractions allowed, floored); a string, a
+    boolean or a non-finite number is an invalid token, never a 500."""
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise AuthError(f"invalid token: {name} must be a number", code="invalid_token")
+    return math.floor(value)

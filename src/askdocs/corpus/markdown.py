@@ -130,10 +130,23 @@ def slugify(text: str) -> str:
     return _DASHES.sub("-", cleaned).strip("-") or "section"
 
 
+# Element ids of the reader's own page (web/static): a heading never takes one, or its
+# anchor would clobber the reader's table of contents, Ask AI root, search box...
+# (``tests/corpus/test_reserved_ids.py`` checks this list against the static files).
+RESERVED_IDS = frozenset(
+    """article article-title ask-open ask-root askdocs-widget assistant-root brand
+    brand-name catalog chat-log chat-status composer composer-input composer-send
+    conversation conversation-title locale-select nav-scrim nav-toggle new-thread search
+    search-input search-panel search-results search-status sidebar sign-out signin-error
+    signin-title thread-list threads threads-toggle toc""".split()
+)
+
+
 def unique_ids(candidates: Sequence[tuple[str, bool]]) -> list[str]:
-    """De-duplicate ids in order; explicit ones (flag True) are reserved before derived ones."""
-    used = {value for value, explicit in candidates if explicit}
-    seen_explicit: set[str] = set()
+    """De-duplicate ids in order; explicit ones (flag True) are reserved before derived ones;
+    the reader's own element ids (``RESERVED_IDS``) are never given to a heading."""
+    used = set(RESERVED_IDS) | {value for value, explicit in candidates if explicit}
+    seen_explicit: set[str] = set(RESERVED_IDS)
     result: list[str] = []
     for value, explicit in candidates:
         if explicit and value not in seen_explicit:

@@ -12,7 +12,9 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator
 
 from askdocs.errors import InvalidInput
 from askdocs.llm.types import ChatMessage
@@ -20,6 +22,21 @@ from askdocs.settings import AskSettings
 
 _LOCALE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$")
 _FORBIDDEN_CHARS = re.compile(r"[\x00\ud800-\udfff]")
+
+
+def is_clean_text(value: str) -> bool:
+    """No NUL (PostgreSQL cannot store one) and no unpaired surrogate (not encodable)."""
+    return _FORBIDDEN_CHARS.search(value) is None
+
+
+def clean_text(value: str) -> str:
+    """A pydantic validator: ``value`` unchanged, or ValueError (a 400 at the HTTP edge)."""
+    if not is_clean_text(value):
+        raise ValueError("holds a NUL or an unpaired surrogate")
+    return value
+
+
+CleanText = Annotated[str, AfterValidator(clean_text)]
 
 
 class PayloadTooLarge(InvalidInput):
