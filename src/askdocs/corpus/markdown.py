@@ -134,11 +134,41 @@ def slugify(text: str) -> str:
 # anchor would clobber the reader's table of contents, Ask AI root, search box...
 # (``tests/corpus/test_reserved_ids.py`` checks this list against the static files).
 RESERVED_IDS = frozenset(
-    """article article-title ask-open ask-root askdocs-widget assistant-root brand
-    brand-name catalog chat-log chat-status composer composer-input composer-send
-    conversation conversation-title locale-select nav-scrim nav-toggle new-thread search
-    search-input search-panel search-results search-status sidebar sign-out signin-error
-    signin-title thread-list threads threads-toggle toc""".split()
+    [
+        "article",
+        "article-title",
+        "ask-open",
+        "ask-root",
+        "askdocs-widget",
+        "assistant-root",
+        "brand",
+        "brand-name",
+        "catalog",
+        "chat-log",
+        "chat-status",
+        "composer",
+        "composer-input",
+        "composer-send",
+        "conversation",
+        "conversation-title",
+        "locale-select",
+        "nav-scrim",
+        "nav-toggle",
+        "new-thread",
+        "search",
+        "search-input",
+        "search-panel",
+        "search-results",
+        "search-status",
+        "sidebar",
+        "sign-out",
+        "signin-error",
+        "signin-title",
+        "thread-list",
+        "threads",
+        "threads-toggle",
+        "toc",
+    ]
 )
 
 
