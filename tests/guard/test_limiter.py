@@ -56,7 +56,22 @@ async def test_burst_limit_with_retry_after(limiter: Limiter, now: int) -> None:
     assert caught.value.code == "burst_limit"
     assert caught.value.retry_after == 60 - now % 60
     await limiter.burst("v2", now)  # another visitor is unaffected
-    await limiter.burst("v1", now + 60)  # the next minute starts afresh
+    await limiter.burst("v1", now + 120)  # a whole minute without questions starts afresh
+
+
+async def test_burst_limit_is_a_sliding_window_across_a_minute_boundary(
+    limiter: Limiter, now: int
+) -> None:
+    """At limit 3, three questions at the end of one minute leave no room at the start of
+    the next (a fixed window admitted 2x the limit within two seconds)."""
+    late = now - now % 60 + 59
+    for _ in range(3):
+        await limiter.burst("v", late)
+    with pytest.raises(RateLimited):
+        await limiter.burst("v", late + 1)  # the next minute, one second later
+    await limiter.burst("v", late + 30)  # 31 s of the last minute still count: ceil(1.55) = 2
+    with pytest.raises(RateLimited):
+        await limiter.burst("v", late + 30)  # 2 + the one just admitted = 3
 
 
 async def test_daily_visitor_then_site_then_global(limiter: Limiter, now: int) -> None:

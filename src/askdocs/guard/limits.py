@@ -1,12 +1,17 @@
 """Rate limits: the store protocol and the pure arithmetic of windows, keys and retry times.
 
-A ``Counter`` is one fixed-window counter (a key, its limit, and when its window ends). A
-store's ``consume`` is all-or-nothing: if any counter is at its limit nothing is counted and
-the first such counter is reported; otherwise every counter goes up by one.
+A ``Counter`` is one window counter (a key, its limit, and when its key may expire). The
+daily counters are fixed windows (they reset at UTC midnight). The burst counter is a
+sliding window: its count is this minute's count plus the previous minute's count weighted
+by the share of the previous minute still inside the last 60 seconds, so no burst of twice
+the limit fits across a minute boundary. A store's ``consume`` is all-or-nothing: if any
+counter is at its limit nothing is counted and the first such counter is reported;
+otherwise every counter goes up by one.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -22,6 +27,14 @@ class Counter:
     expires_at: int  # epoch seconds when the window ends
     code: str  # the error code when this counter is the one at its limit
     what: str  # for the message: "the per-visitor burst limit"
+    previous: str | None = None  # sliding window: the previous window's key
+    previous_weight: float = 0.0  # the share of the previous window still counted
+    retry_at: int | None = None  # when to retry (default: expires_at)
+
+
+def sliding_count(current: int, previous: int, weight: float) -> int:
+    """The sliding-window estimate, rounded up (never under-counts a whole request)."""
+    return current + math.ceil(previous * weight - 1e-9)
 
 
 @dataclass(frozen=True)
@@ -44,13 +57,17 @@ class RateLimitStore(Protocol):
 
 
 def burst_counter(visitor: str, limit: int, now: int) -> Counter:
-    window = now // MINUTE
+    """A 60-second sliding window over two minute keys (each kept two minutes)."""
+    window, elapsed = divmod(now, MINUTE)
     return Counter(
         f"burst:{visitor}:{window}",
         limit,
-        (window + 1) * MINUTE,
+        (window + 2) * MINUTE,
         "burst_limit",
         f"too many questions in a minute (limit {limit})",
+        previous=f"burst:{visitor}:{window - 1}",
+        previous_weight=(MINUTE - elapsed) / MINUTE,
+        retry_at=(window + 1) * MINUTE,
     )
 
 
@@ -93,7 +110,8 @@ def utc_day(now: int) -> tuple[str, int]:
 
 
 def retry_after(counter: Counter, now: int) -> int:
-    return max(1, counter.expires_at - now)
+    at = counter.retry_at if counter.retry_at is not None else counter.expires_at
+    return max(1, at - now)
 
 
 def remaining(counters: Sequence[Counter], counts: Sequence[int]) -> int:

@@ -1,7 +1,8 @@
 """The shared limits store: Redis, with explicit connect and socket timeouts and no retries.
 
-One Lua script checks every counter and, only if all are under their limit, increments them
-and sets their expiry: atomic, one round trip. A refused or hung Redis raises within the
+One Lua script checks every counter (a sliding counter adds its previous window's weighted
+count) and, only if all are under their limit, increments them and sets their expiry:
+atomic, one round trip. A refused or hung Redis raises within the
 timeout; the caller turns that into 503, never into "allowed".
 """
 
@@ -18,10 +19,15 @@ from askdocs.guard.limits import Consumed, Counter
 
 PREFIX = "askdocs:limits:"
 CONSUME = """
-local n = #KEYS
+local n = #KEYS / 2
 local counts = {}
 for i = 1, n do
   counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local weight = tonumber(ARGV[2 * n + i])
+  if weight > 0 then
+    local previous = tonumber(redis.call('GET', KEYS[n + i]) or '0')
+    counts[i] = counts[i] + math.ceil(previous * weight - 1e-9)
+  end
   if counts[i] >= tonumber(ARGV[i]) then
     local out = {0, i}
     for j = 1, i do out[#out + 1] = counts[j] end
@@ -30,8 +36,9 @@ for i = 1, n do
 end
 local out = {1, 0}
 for i = 1, n do
-  out[#out + 1] = redis.call('INCR', KEYS[i])
+  redis.call('INCR', KEYS[i])
   redis.call('EXPIREAT', KEYS[i], ARGV[n + i])
+  out[#out + 1] = counts[i] + 1
 end
 return out
 """
@@ -52,7 +59,10 @@ class RedisLimitsStore:
 
     async def consume(self, counters: Sequence[Counter], now: int) -> Consumed:
         keys = [PREFIX + c.key for c in counters]
-        args = [c.limit for c in counters] + [c.expires_at for c in counters]
+        keys += [PREFIX + (c.previous or c.key) for c in counters]
+        args: list[int | str] = [c.limit for c in counters]
+        args += [c.expires_at for c in counters]
+        args += [repr(c.previous_weight if c.previous else 0.0) for c in counters]
         reply: list[Any] = await self._script(keys=keys, args=args)
         allowed, blocked, *counts = (int(v) for v in reply)
         if allowed:

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from askdocs.guard.limits import Consumed, Counter
+from askdocs.guard.limits import Consumed, Counter, sliding_count
 from askdocs.lanes import Lane
 
 SCHEMA = """
@@ -73,7 +73,7 @@ class SQLiteLimitsStore:
 
 def _consume(db: sqlite3.Connection, counters: Sequence[Counter], now: int) -> Consumed:
     db.execute("DELETE FROM counters WHERE expires_at <= ?", (now,))
-    counts = tuple(_count(db, c.key) for c in counters)
+    counts = tuple(_effective(db, c) for c in counters)
     for index, (counter, count) in enumerate(zip(counters, counts, strict=True)):
         if count >= counter.limit:
             return Consumed(False, counts, index)
@@ -84,6 +84,13 @@ def _consume(db: sqlite3.Connection, counters: Sequence[Counter], now: int) -> C
             (counter.key, counter.expires_at),
         )
     return Consumed(True, tuple(n + 1 for n in counts))
+
+
+def _effective(db: sqlite3.Connection, counter: Counter) -> int:
+    current = _count(db, counter.key)
+    if counter.previous is None:
+        return current
+    return sliding_count(current, _count(db, counter.previous), counter.previous_weight)
 
 
 def _count(db: sqlite3.Connection, key: str) -> int:
