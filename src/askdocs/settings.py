@@ -198,6 +198,8 @@ class AdminSettings(BaseModel):
 
 class BotCheckSettings(BaseModel):
     provider: Literal["off", "turnstile"] = "off"
+    # The loud opt-out: serve Ask AI to non-loopback clients with no bot check at all.
+    allow_public_ask_without_bot_check: bool = False
     secret: SecretStr | None = None
     site_key: str | None = None
     verify_url: str = "https://challenges.cloudflare.com/turnstile/v0/siteverify"

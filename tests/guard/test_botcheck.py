@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
 from askdocs.guard.botcheck import (
+    NoBotCheck,
     TurnstileCheck,
     create_bot_check,
     require_bot_check_for_public_binding,
@@ -103,3 +104,39 @@ def test_off_is_refused_on_a_public_binding(tmp_path: Path) -> None:
         data_dir=tmp_path, bot_check=BotCheckSettings(provider="turnstile", secret=SecretStr("s"))
     )
     require_bot_check_for_public_binding(guarded, "0.0.0.0")
+
+
+@pytest.mark.anyio
+async def test_no_bot_check_refuses_non_loopback_clients() -> None:
+    check = NoBotCheck()
+    await check.verify("", action="ask", hostnames=["h"], remote_ip="127.0.0.1")
+    await check.verify("", action="ask", hostnames=["h"], remote_ip="::1")
+    for remote in ("203.0.113.9", "10.0.0.2", None):
+        with pytest.raises(Forbidden) as refused:
+            await check.verify("", action="ask", hostnames=["h"], remote_ip=remote)
+        assert refused.value.code == "bot_check_required"
+    await NoBotCheck(allow_remote=True).verify(
+        "", action="ask", hostnames=["h"], remote_ip="203.0.113.9"
+    )
+
+
+def test_bot_check_required_behind_a_trusted_proxy_on_loopback(tmp_path: Path) -> None:
+    site = SiteConfig(id="docs", roots=[RootConfig(path=tmp_path)])
+    proxied = Settings(
+        data_dir=tmp_path, sites=[site], server={"trusted_proxy_header": "x-forwarded-for"}
+    )
+    with pytest.raises(ConfigError, match="behind a proxy"):
+        require_bot_check_for_public_binding(proxied, "127.0.0.1")
+
+
+def test_explicit_opt_out_starts_and_warns_loudly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    site = SiteConfig(id="docs", roots=[RootConfig(path=tmp_path)])
+    settings = Settings(
+        data_dir=tmp_path,
+        sites=[site],
+        bot_check={"allow_public_ask_without_bot_check": True},
+    )
+    require_bot_check_for_public_binding(settings, "0.0.0.0")
+    assert any("UNPROTECTED" in r.getMessage() for r in caplog.records)

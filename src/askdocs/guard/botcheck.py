@@ -1,4 +1,5 @@
-"""The bot check behind a protocol: Cloudflare Turnstile, or off (loopback only).
+"""The bot check behind a protocol: Cloudflare Turnstile, or off (loopback clients only,
+unless the operator opts out explicitly).
 
 ``verify`` raises ``Forbidden`` (403, ``bot_check_failed``) for a missing, invalid, expired
 or replayed token, or one issued for another action or hostname, and ``ServiceUnavailable``
@@ -31,14 +32,25 @@ class BotCheck(Protocol):
 
 
 class NoBotCheck:
-    """Accepts every request. Only allowed while serving on a loopback address."""
+    """Accepts requests from loopback clients; a request from any other client (directly,
+    or named by the trusted proxy header) is ``403 bot_check_required``, unless the
+    operator opted out with ``bot_check.allow_public_ask_without_bot_check``."""
 
     name = "off"
+
+    def __init__(self, allow_remote: bool = False) -> None:
+        self.allow_remote = allow_remote
 
     async def verify(
         self, token: str, *, action: str, hostnames: Collection[str], remote_ip: str | None
     ) -> None:
-        return None
+        if self.allow_remote or (remote_ip is not None and is_loopback(remote_ip)):
+            return
+        raise Forbidden(
+            "Ask AI needs a bot check for visitors from other machines; the operator has "
+            "not configured one",
+            code="bot_check_required",
+        )
 
 
 class TurnstileCheck:
@@ -52,9 +64,10 @@ class TurnstileCheck:
     async def verify(
         self, token: str, *, action: str, hostnames: Collection[str], remote_ip: str | None
     ) -> None:
+        """``remote_ip`` is never sent to Cloudflare."""
         if not token or len(token) > MAX_TOKEN_CHARS:
             raise _failed("missing or malformed bot-check token")
-        result = await self._siteverify(token, remote_ip)
+        result = await self._siteverify(token)
         if result.get("success") is not True:
             raise _failed("the bot check did not pass")
         if result.get("action") != action:
@@ -62,10 +75,8 @@ class TurnstileCheck:
         if str(result.get("hostname", "")).lower() not in {h.lower() for h in hostnames}:
             raise _failed("the bot-check token was issued for another site")
 
-    async def _siteverify(self, token: str, remote_ip: str | None) -> dict[str, Any]:
+    async def _siteverify(self, token: str) -> dict[str, Any]:
         form = {"secret": self._secret, "response": token}
-        if remote_ip:
-            form["remoteip"] = remote_ip
         try:
             async with httpx.AsyncClient(timeout=self._timeout) as client:
                 response = await client.post(self._url, data=form)
@@ -81,7 +92,7 @@ class TurnstileCheck:
 
 def create_bot_check(settings: BotCheckSettings) -> BotCheck:
     if settings.provider == "off":
-        return NoBotCheck()
+        return NoBotCheck(allow_remote=settings.allow_public_ask_without_bot_check)
     if settings.secret is None or not settings.secret.get_secret_value():
         raise ConfigError("bot_check.provider is 'turnstile' but bot_check.secret is not set")
     return TurnstileCheck(
@@ -90,17 +101,32 @@ def create_bot_check(settings: BotCheckSettings) -> BotCheck:
 
 
 def require_bot_check_for_public_binding(settings: Settings, host: str) -> None:
-    """Refuse to serve Ask AI on a non-loopback address without a bot check."""
-    if settings.bot_check.provider != "off" or is_loopback(host):
+    """Refuse to serve Ask AI to non-loopback clients without a bot check: on a
+    non-loopback address, or behind a proxy (``server.trusted_proxy_header`` set). The
+    explicit opt-out starts anyway and says so loudly in the log."""
+    if settings.bot_check.provider != "off":
         return
     asking = [s.id for s in settings.sites if s.ask_enabled and s.public and s.live]
     if settings.sites and not asking:
         return
+    proxied = settings.server.trusted_proxy_header is not None
+    if is_loopback(host) and not proxied:
+        return
+    where = "behind a proxy" if proxied else f"on {host}"
+    if settings.bot_check.allow_public_ask_without_bot_check:
+        log.warning(
+            "UNPROTECTED: Ask AI is served %s with NO bot check "
+            "(bot_check.allow_public_ask_without_bot_check = true); every visitor's question "
+            "costs money and only the rate limits stand in the way",
+            where,
+        )
+        return
     raise ConfigError(
-        f"refusing to serve Ask AI on {host} without a bot check: Ask AI is public and costs "
+        f"refusing to serve Ask AI {where} without a bot check: Ask AI is public and costs "
         "money per question. Configure Cloudflare Turnstile (ASKDOCS_BOT_CHECK__PROVIDER="
-        "turnstile, ASKDOCS_BOT_CHECK__SECRET, ASKDOCS_BOT_CHECK__SITE_KEY), serve on "
-        "127.0.0.1 behind a proxy, or turn Ask AI off for every site (ask_enabled = false)."
+        "turnstile, ASKDOCS_BOT_CHECK__SECRET, ASKDOCS_BOT_CHECK__SITE_KEY), turn Ask AI "
+        "off for every site (ask_enabled = false), or, knowingly, set "
+        "ASKDOCS_BOT_CHECK__ALLOW_PUBLIC_ASK_WITHOUT_BOT_CHECK=true."
     )
 
 

@@ -129,11 +129,17 @@ def public_site(
     return catalog.resolve(host=host, site_id=site_id, caller=caller)
 
 
-async def get_visitor(request: Request, app: AppDep) -> str:
+async def get_client(request: Request, app: AppDep) -> str:
+    """The client's address: the trusted proxy header's, else the peer's."""
     peer = request.client.host if request.client else None
-    header = app.settings.server.trusted_proxy_header
-    address = client_address(peer, request.headers, header)
-    return visitor_id(app.visitor_key, address)
+    return client_address(peer, request.headers, app.settings.server.trusted_proxy_header)
+
+
+ClientDep = Annotated[str, Depends(get_client)]
+
+
+async def get_visitor(app: AppDep, client: ClientDep) -> str:
+    return visitor_id(app.visitor_key, client)
 
 
 VisitorDep = Annotated[str, Depends(get_visitor)]

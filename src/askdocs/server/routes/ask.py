@@ -6,6 +6,7 @@
 4. the site is live, has Ask AI on, and is public or a private site of one of the signed-in
    caller's organisations (404 ``ask_unavailable``);
 5. the bot-check token, for action ``ask`` and this host or the site's default address (403);
+   with no bot check configured, a non-loopback client is ``403 bot_check_required``;
 6. the daily limits per visitor, site and all sites (429; 503 ``limits_unavailable``).
 Only then does retrieval run, and only with a match is a model called.
 """
@@ -27,6 +28,7 @@ from askdocs.server.deps import (
     BotCheckDep,
     CatalogDep,
     ChatDep,
+    ClientDep,
     EngineDep,
     HostDep,
     HostSiteDep,
@@ -66,6 +68,7 @@ async def ask(
     site: HostSiteDep,
     host: HostDep,
     visitor: VisitorDep,
+    client: ClientDep,
     settings: SettingsDep,
     limiter: LimiterDep,
     bot_check: BotCheckDep,
@@ -79,7 +82,7 @@ async def ask(
     body = await _read_question(request, settings)
     _require_ask_on(site, readable(catalog, caller, site))
     hosts = {host, default_host(site) or ""} - {""}
-    await bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=None)
+    await bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=client)
     left = await limiter.daily(visitor, site.id)
     question = Question(site, body.messages, body.locale)
     reply = await answer(engine, chat, settings, question, pool)
