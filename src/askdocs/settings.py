@@ -86,6 +86,11 @@ class EmbeddingSettings(BaseModel):
     timeout_seconds: float = Field(default=30.0, gt=0)
     query_timeout_seconds: float = Field(default=5.0, gt=0)
     threads: int | None = None
+    # hosted providers (embeddings/remote_retry.py): retries with jittered back-off
+    max_retries: int = Field(default=4, ge=0, le=20)
+    retry_base_seconds: float = Field(default=1.0, ge=0)
+    retry_max_seconds: float = Field(default=30.0, ge=0)
+    max_concurrent_requests: int = Field(default=2, ge=1, le=64)
 
 
 class SearchSettings(BaseModel):

@@ -17,6 +17,7 @@ import numpy as np
 
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.remote import JsonClient
+from askdocs.embeddings.remote_retry import RetryPolicy
 from askdocs.embeddings.vectors import BAD_RESPONSE, to_unit_rows
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
@@ -44,6 +45,7 @@ class GeminiEmbedder:
         batch_size: int = MAX_BATCH,
         timeout: float = 30.0,
         query_timeout: float = 5.0,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.model = model.removeprefix("models/")
         if not _MODEL_NAME.match(self.model):
@@ -55,7 +57,7 @@ class GeminiEmbedder:
         self._dimension = dimension
         self._batch_size = min(max(1, batch_size), MAX_BATCH)
         self._timeout, self._query_timeout = timeout, query_timeout
-        self._client = JsonClient(NAME, secret=api_key)
+        self._client = JsonClient(NAME, secret=api_key, retry=retry)
         self._lock = threading.Lock()
 
     @property
@@ -82,14 +84,18 @@ class GeminiEmbedder:
         return np.concatenate(parts)
 
     def embed_query(self, text: str) -> Vectors:
-        return self._embed([text], QUERY, self._query_timeout)
+        return self._embed([text], QUERY, self._query_timeout, retries=0)  # no retry for search
 
     def close(self) -> None:
         self._client.close()
 
-    def _embed(self, texts: Sequence[str], task: str, timeout: float) -> Vectors:
+    def _embed(
+        self, texts: Sequence[str], task: str, timeout: float, retries: int | None = None
+    ) -> Vectors:
         body = {"requests": [self._request(text, task) for text in texts]}
-        answer = self._client.post(self.url, body, headers=self._headers, timeout=timeout)
+        answer = self._client.post(
+            self.url, body, headers=self._headers, timeout=timeout, retries=retries
+        )
         rows = self._rows(answer)
         vectors = to_unit_rows(rows, expected=len(texts), dimension=self._dimension, source=NAME)
         with self._lock:
@@ -133,4 +139,5 @@ def from_settings(settings: EmbeddingSettings) -> GeminiEmbedder:
         batch_size=settings.batch_size,
         timeout=settings.timeout_seconds,
         query_timeout=settings.query_timeout_seconds,
+        retry=RetryPolicy.of(settings),
     )

@@ -15,6 +15,7 @@ import numpy as np
 
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.remote import JsonClient
+from askdocs.embeddings.remote_retry import RetryPolicy
 from askdocs.embeddings.vectors import BAD_RESPONSE, to_unit_rows
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
@@ -38,6 +39,7 @@ class OpenAICompatibleEmbedder:
         batch_size: int = 32,
         timeout: float = 30.0,
         query_timeout: float = 5.0,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.model = model
         self.url = base_url.rstrip("/") + "/embeddings"
@@ -47,7 +49,7 @@ class OpenAICompatibleEmbedder:
         self._dimension = dimension
         self._batch_size = max(1, batch_size)
         self._timeout, self._query_timeout = timeout, query_timeout
-        self._client = JsonClient(NAME, secret=api_key)
+        self._client = JsonClient(NAME, secret=api_key, retry=retry)
         self._lock = threading.Lock()
 
     @property
@@ -73,16 +75,18 @@ class OpenAICompatibleEmbedder:
         return np.concatenate(parts)
 
     def embed_query(self, text: str) -> Vectors:
-        return self._embed([text], self._query_timeout)
+        return self._embed([text], self._query_timeout, retries=0)  # search falls back instead
 
     def close(self) -> None:
         self._client.close()
 
-    def _embed(self, texts: Sequence[str], timeout: float) -> Vectors:
+    def _embed(self, texts: Sequence[str], timeout: float, retries: int | None = None) -> Vectors:
         body: dict[str, object] = {"model": self.model, "input": [t or " " for t in texts]}
         if self._send_dimensions:
             body["dimensions"] = self._configured
-        answer = self._client.post(self.url, body, headers=self._headers, timeout=timeout)
+        answer = self._client.post(
+            self.url, body, headers=self._headers, timeout=timeout, retries=retries
+        )
         rows = self._rows(answer, len(texts))
         vectors = to_unit_rows(rows, expected=len(texts), dimension=self._dimension, source=NAME)
         with self._lock:
@@ -117,4 +121,5 @@ def from_settings(settings: EmbeddingSettings) -> OpenAICompatibleEmbedder:
         batch_size=settings.batch_size,
         timeout=settings.timeout_seconds,
         query_timeout=settings.query_timeout_seconds,
+        retry=RetryPolicy.of(settings),
     )

@@ -8,6 +8,9 @@ Every failure becomes an :class:`~askdocs.errors.EmbeddingError` with a stable c
 * ``embedding_http_error`` — any other HTTP status >= 400;
 * ``embedding_bad_response`` — a body that is not the JSON the protocol promises.
 
+Rate limits, timeouts, connection failures and 5xx answers are retried first, with a
+jittered back-off and a cap on concurrent requests (``remote_retry.RetryPolicy``).
+
 Messages carry the HTTP status and the provider's own message, never the API key: the key
 is scrubbed from every message, and URLs are shown without credentials or query strings.
 """
@@ -15,14 +18,17 @@ is scrubbed from every message, and URLs are shown without credentials or query 
 from __future__ import annotations
 
 import json
+import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from askdocs.embeddings.remote_retry import RetryPolicy, Transient, parse_retry_after
 from askdocs.errors import EmbeddingError
 
+log = logging.getLogger(__name__)
 CONNECT_SECONDS = 10.0
 MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 MESSAGE_CHARS = 300
@@ -32,18 +38,50 @@ _STATUS_CODES[429] = "embedding_rate_limited"
 
 
 class JsonClient:
-    """POSTs JSON to one provider; thread-safe (one pooled httpx client)."""
+    """POSTs JSON to one provider; thread-safe (one pooled httpx client), with retries and
+    a cap on concurrent requests (``RetryPolicy``)."""
 
-    def __init__(self, provider: str, secret: str | None = None) -> None:
+    def __init__(
+        self, provider: str, secret: str | None = None, retry: RetryPolicy | None = None
+    ) -> None:
         self.provider = provider
         self._secret = secret
         self._client = httpx.Client(headers={"user-agent": USER_AGENT}, follow_redirects=False)
+        self.retry = retry or RetryPolicy(max_retries=0)  # from_settings passes the configured one
+        self._slots = self.retry.slots()
+        self.sleep: Callable[[float], None] = time.sleep
 
     def close(self) -> None:
         self._client.close()
 
-    def post(self, url: str, body: object, *, headers: Mapping[str, str], timeout: float) -> object:
-        """The parsed JSON answer, or an EmbeddingError; never waits much past ``timeout``."""
+    def post(
+        self,
+        url: str,
+        body: object,
+        *,
+        headers: Mapping[str, str],
+        timeout: float,
+        retries: int | None = None,
+    ) -> object:
+        """The parsed JSON answer, or an EmbeddingError. Each attempt waits at most about
+        ``timeout``; transient failures are retried ``retries`` times (default: the
+        policy's) after a jittered back-off."""
+        allowed = self.retry.max_retries if retries is None else retries
+        for attempt in range(allowed + 1):
+            try:
+                with self._slots:
+                    return self._post_once(url, body, headers, timeout)
+            except Transient as failure:
+                if attempt >= allowed:
+                    raise failure.error from None
+                wait = self.retry.delay(attempt, failure.retry_after)
+                log.info("%s: %s; retry %d in %.1f s", self.provider, failure, attempt + 1, wait)
+                self.sleep(wait)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _post_once(
+        self, url: str, body: object, headers: Mapping[str, str], timeout: float
+    ) -> object:
         deadline = time.monotonic() + timeout
         limits = httpx.Timeout(timeout, connect=min(timeout, CONNECT_SECONDS))
         try:
@@ -52,12 +90,15 @@ class JsonClient:
             ) as response:
                 raw = self._read(response, deadline, timeout)
         except httpx.TimeoutException as exc:
-            raise self._timeout(url, timeout) from exc
+            raise Transient(self._timeout(url, timeout)) from exc
         except httpx.HTTPError as exc:
             reason = f"could not reach {safe_url(url)}: {type(exc).__name__}: {exc}"
-            raise self.error(reason, "embedding_unreachable") from exc
+            raise Transient(self.error(reason, "embedding_unreachable")) from exc
         if response.status_code >= 400:
-            raise self._status_error(url, response, raw)
+            error = self._status_error(url, response, raw)
+            if response.status_code == 429 or response.status_code >= 500:
+                raise Transient(error, parse_retry_after(response.headers.get("retry-after")))
+            raise error
         return self._parse(raw)
 
     def error(self, reason: str, code: str) -> EmbeddingError:
@@ -74,7 +115,7 @@ class JsonClient:
             if size > MAX_RESPONSE_BYTES:
                 raise self.error("response larger than 256 MiB", "embedding_bad_response")
             if time.monotonic() > deadline:
-                raise self._timeout(str(response.request.url), timeout)
+                raise Transient(self._timeout(str(response.request.url), timeout))
             parts.append(part)
         return b"".join(parts)
 
