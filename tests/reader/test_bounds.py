@@ -92,3 +92,17 @@ async def test_pathological_article_is_503_and_others_still_render(tree: Tree) -
     assert elapsed < 2.0
     assert again.status_code == 503
     assert fine.status_code == 200
+
+
+def test_toc_of_a_page_with_40k_headings_is_capped() -> None:
+    from askdocs.corpus.markdown import parse_markdown
+    from askdocs.reader.article import TOC_MAX_ENTRIES, TOC_MAX_TEXT, toc_of
+    from askdocs.types import Page
+
+    text = "# Title\n\n" + "".join(f"## {'h' * 300} {n}\n\n" for n in range(40_000))
+    headings = tuple(parse_markdown(text).headings)
+    page = Page.__new__(Page)
+    object.__setattr__(page, "headings", headings)
+    toc = toc_of(page, title_omitted=True)
+    assert len(toc) == TOC_MAX_ENTRIES
+    assert max(len(entry.text) for entry in toc) <= TOC_MAX_TEXT

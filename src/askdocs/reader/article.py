@@ -66,14 +66,23 @@ def render_body(
     return Body(html, toc_of(page, markup.title_omitted), title_anchor, _linked(links))
 
 
+TOC_MAX_ENTRIES = 200
+TOC_MAX_TEXT = 200
+
+
 def toc_of(page: Page, title_omitted: bool) -> list[TocEntry]:
-    """Headings of level 2-3 (a further level-1 heading counts as level 2), title excluded."""
+    """Headings of level 2-3 (a further level-1 heading counts as level 2), title excluded;
+    at most ``TOC_MAX_ENTRIES`` of them, each text at most ``TOC_MAX_TEXT`` characters (a
+    page of 40,000 headings must not answer with a 4 MB table of contents)."""
     headings = page.headings[1:] if title_omitted else page.headings
     entries = []
     for heading in headings:
         level = max(heading.level, 2)
         if level <= TOC_MAX_LEVEL:
-            entries.append(TocEntry(id=heading.section_id, text=heading.text, level=level))
+            text = heading.text[:TOC_MAX_TEXT]
+            entries.append(TocEntry(id=heading.section_id, text=text, level=level))
+            if len(entries) == TOC_MAX_ENTRIES:
+                break
     return entries
 
 
