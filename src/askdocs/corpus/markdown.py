@@ -130,11 +130,16 @@ def slugify(text: str) -> str:
     return _DASHES.sub("-", cleaned).strip("-") or "section"
 
 
-# Element ids of the reader's own page (web/static): a heading never takes one, or its
+# Element ids of askdocs's own pages (web/static): a heading never takes one, or its
 # anchor would clobber the reader's table of contents, Ask AI root, search box...
 # (``tests/corpus/test_reserved_ids.py`` checks this list against the static files).
 RESERVED_IDS = frozenset(
-    [
+    (
+        "account-root",
+        "account-who",
+        "admin",
+        "admin-org",
+        "admin-panel",
         "article",
         "article-title",
         "ask-open",
@@ -151,10 +156,18 @@ RESERVED_IDS = frozenset(
         "composer-send",
         "conversation",
         "conversation-title",
+        "grant-confirm",
+        "grant-editor",
+        "grant-review",
+        "invite-accept",
+        "invite-form",
+        "invite-role",
+        "invite-title",
         "locale-select",
         "nav-scrim",
         "nav-toggle",
         "new-thread",
+        "page-section",
         "search",
         "search-input",
         "search-panel",
@@ -162,13 +175,17 @@ RESERVED_IDS = frozenset(
         "search-status",
         "sidebar",
         "sign-out",
+        "signin-account",
         "signin-error",
+        "signin-sso",
+        "signin-submit",
         "signin-title",
         "thread-list",
         "threads",
         "threads-toggle",
         "toc",
-    ]
+        "users-panel",
+    )
 )
 
 
