@@ -14,7 +14,11 @@ from tests.server.conftest import Rig, client
 
 pytestmark = pytest.mark.anyio
 LIMIT = 4096
-ROUTES = ("/api/v1/assistant/threads", "/api/v1/assistant/chat", "/api/v1/admin/proposals/x")
+ROUTES = (
+    "/api/v1/assistant/threads",
+    "/api/v1/assistant/chat",
+    "/api/v1/admin/proposals/write-page",
+)
 
 
 class _Recorder:
