@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -31,6 +33,7 @@ from askdocs.settings import SiteConfig
 from askdocs.types import Page
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 STOP_WAIT_SECONDS = 5.0
 POOL_SIZE = 4
 
@@ -136,7 +139,14 @@ def _background_index(service: AskDocs, site_id: str) -> BackgroundIndex:
         """A store with no collection at all: BM25 first, so the first search answers."""
         if service.store.backend.pointers():
             return None
-        return service.index(site_id, keyword_only=True)
+        report = service.index(site_id, keyword_only=True)
+        logger.info(
+            "keyword-only index of %s ready in %.1f s (process CPU %.1f s since start)",
+            site_id,
+            report.seconds,
+            time.process_time(),
+        )
+        return report
 
     return BackgroundIndex(site_id, run=run, already_ready=ready, prepare=keyword_first)
 
