@@ -64,19 +64,21 @@ class Rig:
         token = mint(self.harness.settings, user_id, org=org)
         return AuthContext(user_id, org, None, False, token)
 
-    def client(self, auth: AuthContext, answers: list[ElicitResult] | None = None) -> Client:
+    def client(
+        self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
+    ) -> Client:
         backend = RemoteBackend("http://askdocs.test", timeout_seconds=15, transport=self.transport)
         options = ServerOptions(timeout_seconds=30, ask_enabled=False, fixed_auth=auth)
         server = build_server(backend, options)
         if answers is None:
-            return Client(server)
+            return Client(server, mode=mode)  # type: ignore[arg-type]
         self.asked: list[ElicitRequestParams] = []
 
         async def person(context: ClientRequestContext, params: ElicitRequestParams) -> Any:
             self.asked.append(params)
             return answers.pop(0)
 
-        return Client(server, elicitation_callback=person)
+        return Client(server, elicitation_callback=person, mode=mode)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -94,10 +96,11 @@ def owner(rig: Rig) -> AuthContext:
     return rig.caller(rig.people["owner"][0].id, None)  # one organisation: no org needed
 
 
-async def test_propose_and_apply_after_the_person_accepts(rig: Rig) -> None:
+@pytest.mark.parametrize("mode", ["auto", "legacy"])  # 2026-07-28 input_required; mid-call
+async def test_propose_and_apply_after_the_person_accepts(rig: Rig, mode: str) -> None:
     target = rig.sites_dir / "alpha" / "guide" / "mcp.md"
     accept = ElicitResult(action="accept", content={"apply": True})
-    async with rig.client(owner(rig), [accept]) as client:
+    async with rig.client(owner(rig), [accept], mode) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         result = await client.call_tool("propose_write_page", PAGE)
     assert names >= ADMIN_TOOLS
@@ -114,12 +117,13 @@ async def test_propose_and_apply_after_the_person_accepts(rig: Rig) -> None:
 
 async def test_declining_writes_nothing(rig: Rig) -> None:
     target = rig.sites_dir / "alpha" / "guide" / "mcp.md"
-    for answer in (
-        ElicitResult(action="decline"),
-        ElicitResult(action="cancel"),
-        ElicitResult(action="accept", content={"apply": False}),
+    for answer, mode in (
+        (ElicitResult(action="decline"), "auto"),
+        (ElicitResult(action="cancel"), "auto"),
+        (ElicitResult(action="accept", content={"apply": False}), "auto"),
+        (ElicitResult(action="decline"), "legacy"),
     ):
-        async with rig.client(owner(rig), [answer]) as client:
+        async with rig.client(owner(rig), [answer], mode) as client:
             result = await client.call_tool("propose_write_page", PAGE)
         assert result.structured_content["status"] == "declined"
         assert not target.exists()
