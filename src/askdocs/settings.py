@@ -46,6 +46,8 @@ class RootConfig(BaseModel):
     url_template: str | None = None  # overrides the site's template for this root
     # The Markdown dialect of this root; None: the site's, else detected (docs/corpus.md)
     dialect: Literal["mkdocs", "docusaurus", "vitepress", "myst", "gfm"] | None = None
+    # glob -> page kind ("guide" | "changelog"), before automatic detection (search.pagekind)
+    page_kinds: dict[str, Literal["guide", "changelog"]] = Field(default_factory=dict)
 
 
 class SiteConfig(BaseModel):
@@ -110,8 +112,12 @@ class SearchSettings(BaseModel):
     match_top_k: int = Field(default=5, ge=1, le=100)  # hits whose best cosine decides match
     unknown_name_check: bool = True  # unknown names / mostly unknown words: no match
     unknown_terms_ratio: float = Field(default=0.34, gt=0, le=1)
-    followup_min_words: int = 5
+    followup_join: Literal["always", "short"] = "always"  # join the previous question
+    followup_min_words: int = 5  # "short": join questions of fewer words
+    followup_fuse: bool = False  # fuse the joined search with the follow-up searched alone
     intro_top: int = Field(default=3, ge=0, le=100)  # intro sections that pull up a sub-section
+    demote_changelogs: bool = True  # changelog sections below guides unless asked about versions
+    max_per_page: int = Field(default=0, ge=0, le=100)  # sections of one page in place; 0: any
 
 
 class IndexSettings(BaseModel):

@@ -79,6 +79,7 @@ class Chunk:
     # Text lent by a short introducing parent section (see chunking.with_intros). It is
     # searched and embedded with the chunk but is not part of the chunk's own text.
     context: str = ""
+    kind: str = "guide"  # the page kind (search.pagekind): "guide" or "changelog"
 
     @property
     def id(self) -> str:
@@ -150,6 +151,8 @@ class Hit:
     translated: bool = True
     chunk_id: str = ""
     freshness: Freshness | None = None
+    cosine: float | None = None  # best query cosine among the section's chunks (hybrid mode)
+    kind: str = "guide"  # the page kind (search.pagekind): "guide" or "changelog"
 
 
 SearchMode = Literal["hybrid", "keyword"]
@@ -166,3 +169,5 @@ class SearchResult:
     coverage: float = 1.0  # share of chunks with a vector in the searched collection
     collection: str | None = None
     best_dense: float | None = None  # the best cosine similarity seen (drives ``match``)
+    threshold: float | None = None  # the cosine threshold of the match decision (hybrid mode)
+    searched: str = ""  # the text searched (the question, or joined with its history)

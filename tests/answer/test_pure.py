@@ -37,13 +37,15 @@ def user(text: str) -> ChatMessage:
     return ChatMessage("user", text)
 
 
-def test_a_long_question_is_searched_alone() -> None:
+def test_a_long_question_is_searched_with_the_earlier_one_unless_short_rule() -> None:
     messages = [
         user("How do I install Acme?"),
         ChatMessage("assistant", "pip."),
         user("How do I configure the second site?"),
     ]
-    assert search_text(messages) == "How do I configure the second site?"
+    joined = "How do I configure the second site? How do I install Acme?"
+    assert search_text(messages) == joined
+    assert search_text(messages, join="short") == "How do I configure the second site?"
 
 
 def test_a_short_follow_up_joins_the_earlier_question() -> None:
@@ -52,7 +54,7 @@ def test_a_short_follow_up_joins_the_earlier_question() -> None:
         ChatMessage("assistant", "..."),
         user("and in Vite?"),
     ]
-    assert search_text(messages) == "How do I enable CORS? and in Vite?"
+    assert search_text(messages) == "and in Vite? How do I enable CORS?"
 
 
 def test_a_short_first_question_stays_alone() -> None:

@@ -219,3 +219,27 @@ async def test_search_reads_the_last_complete_index_while_a_rebuild_hangs(
         assert outcome.data["status"] == "ok"
         assert "Searching" in [r["title"] for r in outcome.data["results"]]
         embeddings.release.set()
+
+
+@pytest.mark.anyio
+async def test_a_section_under_the_floor_is_never_injected(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+) -> None:
+    question = "how do I install askdocs with pip and serve it"
+    floor = 0.4
+    overrides = _overrides(embeddings, inject_min_score=floor)
+    async with open_harness(tmp_path / "data", database_url, docs_root, models, **overrides) as h:
+        await anyio.to_thread.run_sync(h.runtime.service.index, "docs")
+        found = h.runtime.service.search(question, site="docs", limit=8)
+        cosines = {hit.heading: hit.cosine for hit in found.hits}
+        assert (cosines["Install with pip"] or 0.0) >= floor
+        assert (cosines["Hybrid search"] or 0.0) < floor  # shares a word, not the meaning
+        h.models.script(Script(["Use pip."]))
+        await _chat(h, question)
+        system = h.models.requests[0]["messages"][0]["content"]
+    assert INJECTED_ONLY in system
+    assert "reciprocal rank fusion" not in system

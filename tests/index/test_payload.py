@@ -24,6 +24,7 @@ chunks = st.builds(
     locale=st.sampled_from(["en", "cs", "sk"]),
     part=st.integers(0, 50),
     text=st.text(max_size=200),
+    kind=st.sampled_from(["guide", "changelog"]),
 )
 
 

@@ -1,25 +1,28 @@
-"""The follow-up rule (seed 001): short questions are joined with the previous one."""
+"""The follow-up rule: a question with history is searched with the previous question."""
 
 from __future__ import annotations
 
 from askdocs.search.query import MAX_QUERY_CHARS, search_text
 
 
-def test_short_followup_joins_previous_question() -> None:
-    query = search_text("and in Vite?", ["How do I set up the widget in React?"])
-    assert query.followup
-    assert query.text == "How do I set up the widget in React? and in Vite?"
-
-
-def test_long_question_stands_alone() -> None:
+def test_a_followup_is_searched_with_the_previous_question_after_it() -> None:
     query = search_text("what if I cannot change the start command?", ["Behind a proxy?"])
-    assert not query.followup
-    assert query.text == "what if I cannot change the start command?"
+    assert query.followup
+    assert query.text == "what if I cannot change the start command? Behind a proxy?"
+
+
+def test_short_rule_joins_only_short_questions() -> None:
+    query = search_text("and in Vite?", ["How do I set up the widget in React?"], join="short")
+    assert query.followup
+    assert query.text == "and in Vite? How do I set up the widget in React?"
+    alone = search_text("what if I cannot change the start command?", ["Proxy?"], join="short")
+    assert not alone.followup
+    assert alone.text == "what if I cannot change the start command?"
 
 
 def test_joins_the_latest_non_empty_question() -> None:
     query = search_text("and files?", ["first question", "second question", "  "])
-    assert query.text == "second question and files?"
+    assert query.text == "and files? second question"
 
 
 def test_no_history_means_no_join() -> None:
@@ -27,10 +30,13 @@ def test_no_history_means_no_join() -> None:
 
 
 def test_threshold_is_configurable_and_whitespace_normalised() -> None:
-    query = search_text("one  two\nthree", ["previous"], min_words=4)
-    assert query.text == "previous one two three"
-    assert not search_text("one two three", ["previous"], min_words=3).followup
+    query = search_text("one  two\nthree", ["previous"], min_words=4, join="short")
+    assert query.text == "one two three previous"
+    assert not search_text("one two three", ["previous"], min_words=3, join="short").followup
 
 
-def test_query_text_is_bounded() -> None:
+def test_query_text_is_bounded_and_keeps_the_question() -> None:
     assert len(search_text("x" * 5000, []).text) == MAX_QUERY_CHARS
+    joined = search_text("y" * 1990, ["z" * 100])
+    assert len(joined.text) == MAX_QUERY_CHARS
+    assert joined.text.startswith("y" * 1990)

@@ -31,3 +31,10 @@ def test_term_overlap_and_keyword_rule() -> None:
     assert keyword_match("websocket receive_json message", ["nothing", text])
     assert not keyword_match("prometheus metrics exporter", [text])
     assert term_overlap("the and of", text) == 0.0
+
+
+def test_a_configured_dimension_keeps_the_models_calibration() -> None:
+    base = CALIBRATED["gemini:gemini-embedding-001"]
+    assert dense_threshold("gemini:gemini-embedding-001@768") == base
+    assert dense_threshold("gemini:gemini-embedding-001@1536") == base
+    assert dense_threshold("openai-compatible:unknown@256") == FALLBACK_THRESHOLD

@@ -176,3 +176,23 @@ async def test_search_api_and_readiness(rig: Rig, answering: Callable[..., FastA
     assert response.headers["cache-control"] == "no-store"
     assert ready.status_code == 200
     assert {s["site"] for s in ready.json()["sites"]} == {"acme", "quiet"}
+
+
+async def test_an_unrelated_section_never_reaches_the_model_or_the_sources(
+    rig: Rig, indexed: AskDocs, answering: Callable[..., FastAPI]
+) -> None:
+    found = indexed.search(INSTALL, site="acme", audience="user", limit=8)
+    unrelated = [hit for hit in found.hits if hit.path == "sites.md"]
+    assert found.match
+    assert found.threshold is not None
+    assert unrelated
+    assert all(hit.cosine is not None and hit.cosine < found.threshold for hit in unrelated)
+    rig.model.script(Reply(openai_text(["Run `pip install acme`."])))
+    async with client(answering()) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert response.status_code == 200
+    system = rig.model.received[0].body["messages"][0]["content"]
+    assert "pip install acme" in system
+    assert "[[sites]]" not in system
+    assert "Add a second documentation site" not in system
+    assert [source["title"] for source in sources_of(response)] == ["Installing Acme"]

@@ -21,6 +21,7 @@ from askdocs.answer.search_text import user_questions
 from askdocs.blocking import BlockingPool
 from askdocs.errors import ModelError
 from askdocs.llm.types import ChatEvent, ChatMessage, ChatModel, ChatRequest, Finish, TextDelta
+from askdocs.search.floor import above_floor
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 from askdocs.types import Hit, SearchResult
@@ -91,9 +92,16 @@ async def retrieve(
         history=history,  # the engine applies the one follow-up rule
     )
     result = await pool.run(interactive(service, search))
+    return context_hits(result, question.site.id, count, question.locale)
+
+
+def context_hits(result: SearchResult, site: str, count: int, locale: str | None) -> list[Hit]:
+    """What the model reads and ``X-Ask-Sources`` lists: nothing without a match, else the
+    site's hits that clear the per-section floor (``search.floor``), at most ``count``."""
     if not result.match:
         return []
-    return [hit for hit in result.hits if hit.site == question.site.id][:count]
+    own = [hit for hit in result.hits if hit.site == site]
+    return above_floor(own, result.threshold, result.searched, locale or "en")[:count]
 
 
 def interactive(service: AskDocs, search: Callable[[], SearchResult]) -> Callable[[], SearchResult]:

@@ -1,9 +1,10 @@
 """Documentation injected into every turn (seed 000 "Retrieval: injected and on demand").
 
 The latest user message (first 2,000 chars) is searched; the top ``inject_top_k`` sections
-that clear ``inject_min_score`` (user-guide sections slightly boosted) are formatted into a
-block of at most ``inject_max_chars`` that goes into this turn's system prompt only. Bounded
-by ``inject_timeout_seconds``; any failure degrades to no block.
+that each clear ``inject_min_score`` (``search.floor``; user-guide sections slightly
+boosted) are formatted into a block of at most ``inject_max_chars`` that goes into this
+turn's system prompt only. Bounded by ``inject_timeout_seconds``; any failure degrades to
+no block.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from askdocs.assistant.retrieval import Lookup, lookup
 from askdocs.blocking import BlockingPool
+from askdocs.search.floor import above_floor
 from askdocs.service import AskDocs
 from askdocs.settings import AssistantSettings
 from askdocs.types import Hit, SearchResult
@@ -99,6 +101,9 @@ async def inject_docs(
     )
     if found.result is None or not passes_floor(found.result, settings.inject_min_score):
         return InjectedDocs("", (), found)
-    ranked = rank(found.result.hits, settings.user_guide_boost, settings.inject_top_k)
+    result = found.result
+    floor = settings.inject_min_score if result.best_dense is not None else None
+    eligible = above_floor(result.hits, floor, result.searched or message)
+    ranked = rank(eligible, settings.user_guide_boost, settings.inject_top_k)
     block, kept = format_block(ranked, settings.inject_max_chars)
     return InjectedDocs(block, kept, found)

@@ -17,6 +17,7 @@ from askdocs.corpus.dialects.nav import NavEntry
 from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.snapshot import CorpusSnapshot
 from askdocs.corpus.sources import Root, resolve_roots, scan_root
+from askdocs.search.pagekind import page_kind
 from askdocs.settings import CorpusSettings, SiteConfig
 from askdocs.types import Chunk, Page, PageError
 
@@ -174,10 +175,14 @@ def _add_page(
         run.site.developer_url_template if audience == "developer" else run.site.user_url_template
     )
     max_chars, min_chars = run.settings.max_chars, run.settings.min_chars
+    kind = page_kind(doc.rel, page.meta, page.headings, root.configured_kind(doc.rel))
     chunks = entry.chunks_for(
-        (page, template, max_chars, min_chars),
-        lambda: chunking.chunk_page(
-            page, url_template=template, max_chars=max_chars, min_chars=min_chars
+        (page, template, max_chars, min_chars, kind),
+        lambda: _of_kind(
+            chunking.chunk_page(
+                page, url_template=template, max_chars=max_chars, min_chars=min_chars
+            ),
+            kind,
         ),
     )
     run.pages.append((page, chunks))
@@ -209,3 +214,8 @@ def _meta(doc: SourceDoc, nav: NavEntry | None) -> dict[str, object]:
     if nav is not None and nav.section and "category" not in meta:
         meta["category"] = nav.section
     return meta
+
+
+def _of_kind(chunks: tuple[Chunk, ...], kind: str) -> tuple[Chunk, ...]:
+    """The page's chunks labelled with its kind (``search.pagekind``)."""
+    return chunks if kind == "guide" else tuple(replace(c, kind=kind) for c in chunks)

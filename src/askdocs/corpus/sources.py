@@ -21,6 +21,7 @@ from askdocs.corpus.dialects.nav import NavEntry, load_nav
 from askdocs.corpus.globs import GlobSet, compile_globs
 from askdocs.corpus.safe_read import StatKey, file_kind
 from askdocs.errors import ConfigError
+from askdocs.search.pagekind import PageKind
 from askdocs.settings import RootConfig, SiteConfig
 from askdocs.types import Audience, PageError
 
@@ -37,10 +38,15 @@ class Root:
     url_template: str | None
     detection: Detection = field(default_factory=lambda: Detection("gfm", "default"))
     nav: dict[str, NavEntry] = field(default_factory=dict)
+    page_kinds: tuple[tuple[GlobSet, PageKind], ...] = ()  # the root's ``page_kinds``
 
     @property
     def dialect(self) -> Dialect:
         return self.detection.dialect
+
+    def configured_kind(self, rel: str) -> PageKind | None:
+        """The kind the root's ``page_kinds`` gives ``rel`` (first matching glob), if any."""
+        return next((kind for globs, kind in self.page_kinds if globs.matches(rel)), None)
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,10 @@ def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Ro
         raise ConfigError(f"docs root {path} is not a folder")
     detection = detect_dialect(real, config.dialect or dialect)
     nav = load_nav(real, detection.config)
-    return Root(index, real, config.audience, include, exclude, config.url_template, detection, nav)
+    kinds = tuple((compile_globs([glob]), kind) for glob, kind in config.page_kinds.items())
+    return Root(
+        index, real, config.audience, include, exclude, config.url_template, detection, nav, kinds
+    )
 
 
 def scan_root(root: Root) -> Scan:

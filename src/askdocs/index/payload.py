@@ -38,6 +38,8 @@ def fingerprint_payload(chunk: Chunk) -> dict[str, PayloadValue]:
     payload["part"] = chunk.part
     payload["chunk_id"] = chunk.id
     payload["embed_hash"] = chunk.embed_hash
+    if chunk.kind != "guide":
+        payload["kind"] = chunk.kind  # absent for guides: their fingerprints stay as they were
     return payload
 
 
@@ -55,6 +57,7 @@ def chunk_from_payload(payload: Mapping[str, Any]) -> Chunk:
             raise ValueError(f"unknown audience {audience!r}")
         strings = {name: str(payload.get(name, "")) for name in _STR_FIELDS if name != "context"}
         strings["context"] = str(payload.get("context", ""))
+        strings["kind"] = str(payload.get("kind", "guide"))
         trail = tuple(str(item) for item in payload["heading_trail"])
         return Chunk(**strings, heading_trail=trail, audience=audience, part=int(payload["part"]))
     except (KeyError, TypeError, ValueError) as exc:

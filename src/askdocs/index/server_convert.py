@@ -55,4 +55,7 @@ def filter_of(wanted: QueryFilter) -> models.Filter | None:
         must.append(
             models.FieldCondition(key="audience", match=models.MatchValue(value=wanted.audience))
         )
+    if wanted.exclude_kind is not None:
+        kind = models.FieldCondition(key="kind", match=models.MatchValue(value=wanted.exclude_kind))
+        return models.Filter(must=must, must_not=[kind])
     return models.Filter(must=must) if must else None

@@ -34,6 +34,7 @@ class QueryFilter:
     site: str | None = None
     locales: tuple[str, ...] | None = None
     audience: str | None = None
+    exclude_kind: str | None = None  # leave out points of this page kind ("changelog")
 
 
 @dataclass(frozen=True)

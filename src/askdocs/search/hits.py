@@ -68,7 +68,8 @@ def _max(a: float | None, b: float | None) -> float | None:
     return a if b is None else max(a, b)
 
 
-def to_hit(candidate: Candidate, locale: str | None) -> Hit:
+def to_hit(candidate: Candidate, locale: str | None, cosine: float | None = None) -> Hit:
+    """The hit for a candidate; ``cosine`` is the best one among its section's chunks."""
     chunk = candidate.chunk
     translated = locale is None or chunk.locale == locale
     return Hit(
@@ -87,4 +88,6 @@ def to_hit(candidate: Candidate, locale: str | None) -> Hit:
         score=candidate.score,
         translated=translated,
         chunk_id=chunk.id,
+        cosine=cosine,
+        kind=chunk.kind,
     )

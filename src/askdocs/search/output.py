@@ -15,6 +15,9 @@ def hit_json(hit: Hit) -> JsonObject:
     return {
         "path": hit.path,
         "heading": hit.heading,
+        "slug": hit.slug,
+        "section_id": hit.section_id,
+        "kind": hit.kind,
         "anchor": hit.anchor,
         "url": hit.url,
         "title": hit.title,

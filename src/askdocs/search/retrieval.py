@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -37,9 +36,12 @@ from askdocs.index import (
     model_spec,
 )
 from askdocs.search import lexical
+from askdocs.search.followup import fuse_followup
 from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
 from askdocs.search.intros import follow_intros
-from askdocs.search.query import SearchQuery, search_text
+from askdocs.search.pagekind import asks_about_versions
+from askdocs.search.query import SearchQuery, bounded_query, is_keyword_query, search_text
+from askdocs.search.ranking import rerank
 from askdocs.search.threshold import (
     KEYWORD_MATCH_RATIO,
     dense_match,
@@ -53,9 +55,6 @@ log = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 T = TypeVar("T")
 MAX_PROBES = 10  # sparse look-ups per query for the unknown-term rule
-
-# Identifier-like text: snake_case, camelCase, dotted names, --flags, calls, key=value.
-_IDENTIFIER = re.compile(r"\w_\w|[a-z][A-Z]|\w\.\w|(?:^|\s)--?\w|\w\(|\w=")
 
 
 @dataclass(frozen=True)
@@ -78,11 +77,6 @@ class _Plan:
     reason: str | None
 
 
-def is_keyword_query(text: str, max_words: int = 3) -> bool:
-    """Short queries and queries holding identifiers lean on exact words."""
-    return len(text.split()) <= max_words or bool(_IDENTIFIER.search(text))
-
-
 class Retriever:
     """Searches one store with one (optional) embedder under one ``SearchSettings``."""
 
@@ -94,11 +88,26 @@ class Retriever:
         self.settings = settings
 
     def search(self, request: SearchRequest) -> SearchResult:
-        query = search_text(request.query, request.history, self.settings.followup_min_words)
+        s = self.settings
+        query = search_text(request.query, request.history, s.followup_min_words, s.followup_join)
         plan = self._plan(request.site)
         dense, reason = self._embed(query, plan)
         result = self._query(plan.collection, query, dense, request)
+        if query.followup and s.followup_fuse:
+            result = self._with_alone(result, plan, request, dense is not None)
         return self._result(result, plan, query, request, reason, dense is not None)
+
+    def _with_alone(
+        self, joined: QueryResult, plan: _Plan, request: SearchRequest, hybrid: bool
+    ) -> QueryResult:
+        """The joined follow-up's ranking fused with the follow-up searched alone
+        (``search.followup``); unchanged when the second search cannot run the same way."""
+        text = bounded_query(" ".join(request.query.split()))
+        alone = SearchQuery(text=text, followup=False)
+        dense, _ = self._embed(alone, plan)
+        if (dense is not None) != hybrid:
+            return joined
+        return fuse_followup(joined, self._query(plan.collection, alone, dense, request))
 
     # -- which collection, which sides ------------------------------------------------
 
@@ -207,7 +216,9 @@ class Retriever:
         ``unknown_terms_ratio`` of the query's terms are unknown to the site, all of them.
         Empty when nothing speaks against a match."""
         locale = request.locale or request.fallback_locale
-        site = QueryFilter(site=request.site)
+        # A name only the changelog mentions is not something the guides answer.
+        changelog = None if asks_about_versions(text) else "changelog"
+        site = QueryFilter(site=request.site, exclude_kind=changelog)
         names = lexical.name_terms(text, locale)
         terms = list(dict.fromkeys([*names, *lexical.analyze(text, locale)]))[:MAX_PROBES]
         unknown = [term for term in terms if not self._mentioned(collection, term, site)]
@@ -235,9 +246,13 @@ class Retriever:
     ) -> SearchResult:
         candidates = [Candidate(h.chunk, h.score, h.dense_score) for h in result.hits]
         ranked = collapse(candidates, request.locale, len(candidates))
-        shown = follow_intros(ranked, self.settings.intro_top)[: request.limit]
-        hits = tuple(to_hit(candidate, request.locale) for candidate, _ in shown)
+        ranked = follow_intros(ranked, self.settings.intro_top)
+        s = self.settings
+        shown = rerank(ranked, query.text, demote=s.demote_changelogs, per_page=s.max_per_page)
+        shown = shown[: request.limit]
+        hits = tuple(to_hit(candidate, request.locale, cosine) for candidate, cosine in shown)
         coverage = plan.collection.coverage if plan.collection.dimension else 0.0
+        threshold: float | None = None
         if hybrid:
             top = [cosine for _, cosine in shown[: self.settings.match_top_k]]
             threshold = dense_threshold(plan.collection.model_id, self.settings.match_threshold)
@@ -255,6 +270,8 @@ class Retriever:
             coverage=coverage,
             collection=result.collection,
             best_dense=best,
+            threshold=threshold,
+            searched=query.text,
         )
 
 

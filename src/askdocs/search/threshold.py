@@ -22,11 +22,20 @@ FALLBACK_THRESHOLD = 0.5  # a model nobody calibrated: cosines of unrelated text
 KEYWORD_MATCH_RATIO = 0.6  # keyword-only: share of query terms the best hit must contain
 
 
+def base_model_id(model_id: str) -> str:
+    """``gemini:gemini-embedding-001@768`` -> ``gemini:gemini-embedding-001``: a configured
+    dimension (Matryoshka truncation) keeps the model's cosine scale."""
+    return model_id.split("@", 1)[0]
+
+
 def dense_threshold(model_id: str, configured: float | None = None) -> float:
-    """The configured threshold, else the calibrated one for ``model_id``."""
+    """The configured threshold, else the calibrated one for ``model_id`` (with or without
+    its ``@dimension`` suffix), else ``FALLBACK_THRESHOLD``."""
     if configured is not None:
         return configured
-    return CALIBRATED.get(model_id, FALLBACK_THRESHOLD)
+    if model_id in CALIBRATED:
+        return CALIBRATED[model_id]
+    return CALIBRATED.get(base_model_id(model_id), FALLBACK_THRESHOLD)
 
 
 def dense_match(cosines: Sequence[float | None], threshold: float) -> tuple[bool, float | None]:

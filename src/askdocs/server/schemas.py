@@ -37,6 +37,9 @@ class SearchHitOut(BaseModel):
     path: str
     score: float
     freshness: FreshnessOut
+    slug: str  # the page (article) id; with section_id it names the passage (seed 003)
+    section_id: str
+    kind: str  # the page kind: "guide" or "changelog"
 
     @classmethod
     def of(cls, hit: Hit) -> SearchHitOut:
@@ -51,6 +54,9 @@ class SearchHitOut(BaseModel):
             path=hit.path,
             score=hit.score,
             freshness=FreshnessOut(**freshness_json(hit.freshness)),
+            slug=hit.slug,
+            section_id=hit.section_id,
+            kind=hit.kind,
         )
 
 

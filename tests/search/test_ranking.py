@@ -1,0 +1,54 @@
+"""Re-ranking distinct sections: changelogs below guides, a cap of sections per page."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from askdocs.search.hits import Candidate
+from askdocs.search.ranking import cap_per_page, demote_changelogs, rerank
+from tests.search.test_hits import chunk
+
+Shown = tuple[Candidate, float | None]
+
+
+def entry(section: str, slug: str = "page", kind: str = "guide") -> Shown:
+    return (Candidate(replace(chunk(section, slug=slug), kind=kind), 1.0, 0.5), 0.5)
+
+
+def names(shown: list[Shown]) -> list[str]:
+    return [f"{c.chunk.slug}#{c.chunk.heading}" for c, _ in shown]
+
+
+def test_changelog_sections_go_below_guides_in_order() -> None:
+    shown = [entry("0.2", "notes", "changelog"), entry("A"), entry("0.1", "notes", "changelog")]
+    shown.append(entry("B", "other"))
+    assert names(demote_changelogs(shown, "how do I add a header")) == [
+        "page#A",
+        "other#B",
+        "notes#0.2",
+        "notes#0.1",
+    ]
+
+
+def test_a_question_about_versions_keeps_changelogs_in_place() -> None:
+    shown = [entry("0.2", "notes", "changelog"), entry("A")]
+    assert names(demote_changelogs(shown, "what changed in 0.2")) == ["notes#0.2", "page#A"]
+
+
+def test_cap_moves_further_sections_of_a_page_to_the_end() -> None:
+    shown = [entry("A"), entry("B"), entry("C"), entry("X", "other"), entry("D")]
+    assert names(cap_per_page(shown, 2)) == [
+        "page#A",
+        "page#B",
+        "other#X",
+        "page#C",
+        "page#D",
+    ]
+    assert names(cap_per_page(shown, 0)) == names(shown)
+
+
+def test_rerank_demotes_then_caps() -> None:
+    shown = [entry("1.0", "notes", "changelog"), entry("A"), entry("B"), entry("X", "other")]
+    got = rerank(shown, "add a header", demote=True, per_page=1)
+    assert names(got) == ["page#A", "other#X", "notes#1.0", "page#B"]
+    assert names(rerank(shown, "add a header", demote=False, per_page=0)) == names(shown)
