@@ -128,7 +128,10 @@ def test_search_batch_writes_one_line_per_question(
         assert set(line) == {"id", "match", "results"}
         assert 0 < len(line["results"]) <= 10
         for hit in line["results"]:
-            assert set(hit) == {"path", "heading", "anchor", "url", "title", "score", "text"}
+            assert set(hit) == {
+                *("path", "heading", "slug", "section_id", "kind"),
+                *("anchor", "url", "title", "score", "text"),
+            }
         scores = [hit["score"] for hit in line["results"]]
         assert scores == sorted(scores, reverse=True)
     assert lines[0]["results"][0]["heading"] == "Dependency scope"
