@@ -35,7 +35,7 @@ from askdocs.answer.prompt import sources
 from askdocs.blocking import BlockingPool
 from askdocs.cli.engine import site_id_for
 from askdocs.llm.types import ChatMessage
-from askdocs.search.evalset import Question, parse_questions
+from askdocs.search.evalset import Question, lead_or_heading, parse_questions
 from askdocs.search.metrics import Judged, dedupe, first_rank, hit_at, report
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig, load_settings
@@ -137,7 +137,7 @@ def judge(service: AskDocs, site: SiteConfig, question: Question) -> tuple[Judge
         id=question.id,
         kind=question.kind,
         labels=question.relevant,
-        results=tuple((hit.path, hit.heading) for hit in result.hits),
+        results=tuple(lead_or_heading(h.path, h.heading, h.section_id) for h in result.hits),
         match=result.match,
     )
     return judged, result.best_dense
