@@ -3,15 +3,16 @@
 Anonymous visitors (no cookie, no bearer token) are ``VISITOR``: public, live sites only.
 A signed-in caller is ``SiteCaller.member(<their organisations>)``: those organisations'
 private sites too, and nobody else's. A cookie request that changes state and fails the
-CSRF check reads like a visitor; an ended session reads like a visitor; a bad bearer token
-is 401 (``askdocs.auth.web``).
+CSRF check, an ended session, or a bearer token this server does not accept (an MCP server
+forwarding its own token, a stale script) all read like a visitor: public pages never
+answer 401.
 """
 
 from __future__ import annotations
 
 from askdocs.assistant.site_access import member_organisations
 from askdocs.auth.web import RequestFacts, optional_identify
-from askdocs.errors import Forbidden
+from askdocs.errors import AuthError, Forbidden
 from askdocs.sites import VISITOR, SiteCaller
 from askdocs.users.accounts import Accounts
 
@@ -24,7 +25,7 @@ def site_caller(accounts: Accounts, facts: RequestFacts) -> SiteCaller:
     """The caller's site standing for this one request (blocking: reads the database)."""
     try:
         found = optional_identify(accounts.settings, accounts, facts)
-    except Forbidden:
+    except (Forbidden, AuthError):
         return VISITOR
     if found is None:
         return VISITOR
