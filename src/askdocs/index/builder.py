@@ -228,7 +228,7 @@ def _fill(job: _Job, items: list[Item], run: str) -> tuple[int, int]:
     resumed = _resumed(job, pending)
     ready += resumed
     done_ids = {item.id for item in resumed}
-    pending = [item for item in pending if item.id not in done_ids]
+    pending = by_length([item for item in pending if item.id not in done_ids], job.embedder)
     for batch in _batches(ready, UPSERT_BATCH):
         job.store.backend.upsert(job.name, [_record(item, run) for item in batch])
     done = kept = len(resumed)  # progress counts what an earlier build already embedded
@@ -266,6 +266,18 @@ def _resumed(job: _Job, pending: list[Item]) -> list[Item]:
             len(pending),
         )
     return found
+
+
+def by_length(items: list[Item], embedder: Embedder | None) -> list[Item]:
+    """Items sorted by the length of their embed text in the model's tokens (in characters
+    when the embedder cannot count tokens), so each embedding batch holds texts of about
+    one length and pads little: in arbitrary order 20% of the tokens encoded were padding.
+    Each item keeps its own id, so the order of writing does not matter."""
+    texts = [item.chunk.embed_text for item in items]
+    count = getattr(embedder, "token_lengths", None)
+    lengths = list(count(texts)) if callable(count) else [len(text) for text in texts]
+    order = sorted(range(len(items)), key=lengths.__getitem__)
+    return [items[i] for i in order]
 
 
 def _embed(job: _Job, batch: list[Item]) -> FloatArray:

@@ -16,6 +16,7 @@ from askdocs.search.lexical import analyze
 # model id -> calibrated cosine threshold (docs/search.md, "Match threshold").
 CALIBRATED: dict[str, float] = {
     "local:all-MiniLM-L6-v2": 0.35,
+    "local:all-MiniLM-L6-v2-int8": 0.35,  # cosines within 0.02 of float32's (docs/search.md)
     "gemini:gemini-embedding-001": 0.6,  # seed 001's value for its model
 }
 FALLBACK_THRESHOLD = 0.5  # a model nobody calibrated: cosines of unrelated text sit lower
