@@ -1,6 +1,7 @@
-"""Hybrid search latency at 1k, 10k and 100k chunks, query embedding included; peak RSS.
+"""Hybrid search latency at 1k, 10k and 100k chunks, query embedding included; memory.
 
-usage: python bench/search_latency.py [--sizes 1000 10000 100000] [--queries 200] [--json]
+usage: python bench/search_latency.py [--sizes 1000 10000 100000] [--queries 200]
+                                      [--data-root DIR] [--provider local] [--query-cache] [--json]
 
 How the corpus is scaled: the real fastapi-docs chunks are indexed once with the real
 local model. Each synthetic chunk is a copy of a real one (``i mod n_real``) with a
@@ -13,8 +14,14 @@ table above instead of the model.
 
 Searching runs in a fresh child process per size that opens the store and the real local
 model and calls ``AskDocs.search`` (query embedding, fused hybrid query, dedupe, match
-decision) for the dev-set questions in a loop; it reports p50 and p99 wall time per search
-and its peak RSS (``ru_maxrss``) after serving.
+decision) for the dev-set questions in a loop; it reports p50 and p99 wall time and the
+median CPU time per search, and its own memory from ``/proc/self/status``: ``VmHWM`` (the
+searcher's peak) and ``VmRSS`` (steady, after serving). ``ru_maxrss`` is not used: a child
+inherits the parent's peak across ``exec``, which made the 100k figure the builder's.
+
+The query cache is off (``embedding.query_cache_size = 0``) unless ``--query-cache``: the
+loop repeats the 40 questions, and every search must pay for its query embedding.
+``--data-root`` keeps the synthetic collections between runs (built once per size).
 """
 
 from __future__ import annotations
@@ -22,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -117,42 +123,61 @@ def build(data_dir: Path, chunks: list[Chunk], embedder: Embedder) -> float:
     return time.perf_counter() - started
 
 
-def serve(data_dir: Path, queries: int) -> dict[str, float]:
-    """Child process: search ``queries`` times, report latency and peak RSS."""
+def serve(data_dir: Path, queries: int, provider: str, cache: bool) -> dict[str, float]:
+    """Child process: search ``queries`` times, report latency, CPU and own memory."""
     questions = parse_questions(QUESTIONS.read_text(encoding="utf-8").splitlines())
-    service = AskDocs(load_settings(data_dir=data_dir), [folder_site(DOCS, SITE)])
+    embedding = {"provider": provider, "query_cache_size": 1024 if cache else 0}
+    settings = load_settings(data_dir=data_dir, embedding=embedding)
+    service = AskDocs(settings, [folder_site(DOCS, SITE)])
     for q in questions[:10]:
         service.search(q.question, site=SITE, history=q.history)  # warm-up
-    times = []
+    times, cpu = [], []
     for i in range(queries):
         q = questions[i % len(questions)]
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         service.search(q.question, site=SITE, history=q.history)
         times.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
     times.sort()
+    memory = own_memory()
     service.close()
     return {
         "p50_ms": round(statistics.median(times), 2),
         "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 2),
         "mean_ms": round(statistics.fmean(times), 2),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "cpu_p50_ms": round(statistics.median(cpu), 2),
+        **memory,
     }
 
 
-def run(sizes: list[int], queries: int) -> list[dict[str, object]]:
-    real = create_embedder(load_settings().embedding)
+def own_memory() -> dict[str, float]:
+    """This process's peak (VmHWM) and current (VmRSS) resident memory in MB."""
+    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return {
+        "peak_mb": round(int(fields["VmHWM"].split()[0]) / 1024, 1),
+        "steady_mb": round(int(fields["VmRSS"].split()[0]) / 1024, 1),
+    }
+
+
+def run(
+    sizes: list[int], queries: int, root: Path | None, provider: str, cache: bool
+) -> list[dict[str, object]]:
+    real = create_embedder(load_settings().embedding.model_copy(update={"provider": provider}))
     assert real is not None
-    chunks, vectors = real_chunks(real)
+    chunks: list[Chunk] | None = None
     rng = random.Random(7)
     results: list[dict[str, object]] = []
     for size in sizes:
-        data_dir = Path(tempfile.mkdtemp(prefix=f"askdocs-latency-{size}-"))
-        synthetic, table = synthesise(chunks, vectors, size, rng)
-        build_s = build(data_dir, synthetic, TableEmbedder(real, table))
-        child = subprocess.run(
-            [sys.executable, __file__, "--serve", str(data_dir), "--queries", str(queries)],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
+        data_dir = (root or Path(tempfile.mkdtemp())) / f"askdocs-latency-{provider}-{size}"
+        build_s = 0.0
+        if not (data_dir / "index").is_dir():
+            if chunks is None:
+                chunks, vectors = real_chunks(real)
+            synthetic, table = synthesise(chunks, vectors, size, rng)
+            build_s = build(data_dir, synthetic, TableEmbedder(real, table))
+        command = [sys.executable, __file__, "--serve", str(data_dir), "--queries", str(queries)]
+        command += ["--provider", provider] + (["--query-cache"] if cache else [])
+        child = subprocess.run(command, capture_output=True, text=True, check=True)
         results.append({"chunks": size, "build_s": round(build_s, 1), **json.loads(child.stdout)})
     return results
 
@@ -161,14 +186,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="askdocs search latency benchmark")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--data-root", type=Path, help="keep (and reuse) the collections here")
+    parser.add_argument("--provider", default="local", choices=["local", "local-int8"])
+    parser.add_argument("--query-cache", action="store_true", help="leave the query cache on")
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     require(DOCS, QUESTIONS)
     if args.serve:
-        print(json.dumps(serve(args.serve, args.queries)))
+        print(json.dumps(serve(args.serve, args.queries, args.provider, args.query_cache)))
         return
-    for row in run(args.sizes, args.queries):
+    rows = run(args.sizes, args.queries, args.data_root, args.provider, args.query_cache)
+    for row in rows:
         print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()))
 
 
