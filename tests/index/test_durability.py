@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from askdocs.embeddings.local import LocalEmbedder
 from tests.conftest import REPO
 from tests.index.durability_worker import variants
 
@@ -69,6 +70,7 @@ def assert_whole(state: dict[str, object], allowed: set[str]) -> None:
 
 @pytest.mark.slow
 def test_sigkill_during_rebuilds_never_serves_a_partial_collection(data_dir: Path) -> None:
+    LocalEmbedder().load()  # the compiled model is cached before the first build is timed
     rng = random.Random(20260)
     first = Worker(data_dir, "A")
     first.start()

@@ -110,7 +110,8 @@ class EncoderRuntime:
         cache_dir: Path | None = None,
     ) -> None:
         """``fused=None`` tries the contrib-kernel graph first, then the plain one.
-        ``cache_dir`` keeps the compiled file for the next start (None: compile afresh)."""
+        ``cache_dir`` keeps the compiled file for the next start (None: the user's cache
+        folder, see ``user_cache_dir``; a temporary one when that is not writable)."""
         self.config = read_config(model_dir)
         self.tokenizer = _tokenizer(model_dir, self.config.max_seq_length)
         self.pad_id = self.tokenizer.token_to_id("[PAD]") or 0
@@ -154,12 +155,25 @@ class _Opener:
         return False, self._session("plain")
 
     def _session(self, form: Form) -> Any:
-        if self.cache_dir is not None:
-            return _session(compiled_model(self.model_dir, self.cache_dir, self.precision, form),
-                            self.threads)  # fmt: skip
-        with tempfile.TemporaryDirectory(prefix="askdocs-model-") as scratch:
-            path = compiled_model(self.model_dir, Path(scratch), self.precision, form)
-            return _session(path, self.threads)
+        cache = self.cache_dir or user_cache_dir()
+        try:
+            path = compiled_model(self.model_dir, cache, self.precision, form)
+        except CompileUnsupported:
+            raise
+        except EmbeddingError:
+            if self.cache_dir is not None:
+                raise
+            with tempfile.TemporaryDirectory(prefix="askdocs-model-") as scratch:
+                path = compiled_model(self.model_dir, Path(scratch), self.precision, form)
+                return _session(path, self.threads)
+        return _session(path, self.threads)
+
+
+def user_cache_dir() -> Path:
+    """Where compiled models go when no folder was given: the user's cache folder
+    (``$XDG_CACHE_HOME/askdocs/models``, else ``~/.cache/askdocs/models``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "askdocs" / "models"
 
 
 def _require(path: Path) -> None:
