@@ -147,3 +147,15 @@ def test_activity_monitor_releases_the_indexer_when_the_turn_ends() -> None:
     waiter.join(10)
     worker.join(10)
     assert not waiter.is_alive()  # released by the end of the turn, not by the 30 s bound
+
+
+def test_warm_up_loads_the_model_in_the_background(tmp_path: Path) -> None:
+    service = AskDocs(load_settings(data_dir=tmp_path), [folder_site(tmp_path, "warm")])
+    thread = service.start_warm_up()
+    thread.join(120)
+    assert not thread.is_alive()
+    assert not service.warming_up
+    embedder = service.embedder
+    assert embedder is not None
+    assert embedder.embed_query("warm").shape == (1, 384)
+    service.close()

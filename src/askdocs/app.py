@@ -112,6 +112,7 @@ class App:
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
+        self.engine.start_warm_up()  # the model loads while the database opens
         await self.stored_parts()
         if self.settings.server.index_in_background:
             self.indexer.start()

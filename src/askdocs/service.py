@@ -84,6 +84,7 @@ class AskDocs:
         self._errors: dict[str, str] = {}
         self._bad_files: dict[str, tuple[PageError, ...]] = {}
         self._empty: set[str] = set()
+        self._warming = threading.Event()  # set while the model loads in the background
 
     @property
     def sites(self) -> list[SiteConfig]:
@@ -105,6 +106,32 @@ class AskDocs:
                 self._embedder = _with_query_cache(embedder, self._embedding.query_cache_size)
                 self._embedder_ready = True
             return self._embedder
+
+    def start_warm_up(self) -> threading.Thread:
+        """Load the embedding model on a background thread now, so the first search does
+        not wait for it (``askdocs serve`` calls this at start; ``/readyz`` answers 503
+        while it runs)."""
+        self._warming.set()
+        thread = threading.Thread(target=self.warm_up, name="askdocs-warm-up", daemon=True)
+        thread.start()
+        return thread
+
+    def warm_up(self) -> None:
+        """Load the embedding model now. A failure is logged and left to the searches,
+        which then run keyword-only and say why."""
+        try:
+            load = getattr(self.embedder, "load", None)
+            if callable(load):
+                load()
+        except AskDocsError as exc:
+            log.warning("the embedding model did not load: %s", exc)
+        finally:
+            self._warming.clear()
+
+    @property
+    def warming_up(self) -> bool:
+        """Whether the model is still loading in the background."""
+        return self._warming.is_set()
 
     def _with_cache_dir(self) -> EmbeddingSettings:
         """The embedding settings, compiled local models kept under ``<data_dir>/models``."""

@@ -86,6 +86,16 @@ def test_readiness_follows_the_background_index(server: ServeProcess) -> None:
     body = httpx.get(server.url + "/readyz").json()
     assert body["ready"] is True
     assert body["sites"][0]["chunks"] > 0
+    assert body["model_loading"] is False
+
+
+def test_the_model_was_compiled_once_into_the_data_dir(server: ServeProcess) -> None:
+    wait_until_ready(server)
+    args = [str(arg) for arg in server.process.args]  # type: ignore[union-attr]
+    data_dir = Path(args[args.index("--data-dir") + 1])
+    assert [p.name.split("-")[:3] for p in (data_dir / "models").glob("*.onnx")] == [
+        ["minilm", "fp32", "fused"]
+    ]
 
 
 def test_headers_arrive_before_the_body_and_text_streams(

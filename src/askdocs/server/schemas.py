@@ -112,6 +112,7 @@ class SiteStatusOut(BaseModel):
 class ReadyResponse(BaseModel):
     ready: bool
     sites: list[SiteStatusOut]
+    model_loading: bool = False  # the embedding model is still loading after start
 
 
 class AskSource(BaseModel):

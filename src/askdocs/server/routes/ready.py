@@ -1,4 +1,5 @@
-"""``GET /readyz``: 200 once every public site has a complete collection, else 503."""
+"""``GET /readyz``: 200 once every public site has a complete collection and the embedding
+model has loaded, else 503."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ async def readyz(service: EngineDep, lane: ReadyPoolDep) -> JSONResponse:
         return [SiteStatusOut.of(service.status(site)) for site in public]
 
     sites = await lane.run(statuses)
-    ready = all(s.ready for s in sites)
-    body = ReadyResponse(ready=ready, sites=sites)
+    loading = service.warming_up
+    ready = all(s.ready for s in sites) and not loading
+    body = ReadyResponse(ready=ready, sites=sites, model_loading=loading)
     headers = {"Cache-Control": "no-store"}
     return JSONResponse(body.model_dump(mode="json"), 200 if ready else 503, headers=headers)
