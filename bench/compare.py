@@ -48,10 +48,10 @@ from askdocs.search.metrics import Section, dedupe, first_rank
 from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site
+from shared_data import require, shared
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-DOCS = SHARED / "corpora" / "fastapi-docs"
-QUESTIONS = SHARED / "eval" / "fastapi-docs-dev.jsonl"
+DOCS = shared("corpora", "fastapi-docs")
+QUESTIONS = shared("eval", "fastapi-docs-dev.jsonl")
 SITE = "compare"
 RRF_K = 60
 SKIPPED = {"SOURCE.md", "README.md"}  # provenance notes, excluded by askdocs too
@@ -233,6 +233,7 @@ def main() -> None:
     parser.add_argument("--provider", default="local", choices=["local", "local-int8"])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    require(args.docs, args.questions)
     questions = parse_questions(args.questions.read_text(encoding="utf-8").splitlines())
     cache = Path(tempfile.mkdtemp(prefix="askdocs-compare-models-"))
     plain_model = LocalEmbedder()
