@@ -20,10 +20,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Literal
 
-Precision = Literal["fp32", "int8"]
-Form = Literal["fused", "plain"]
+from askdocs.embeddings.variants import Form, Precision
 
 
 def compile_model(model_dir: Path, out: Path, precision: Precision, form: Form) -> None:

@@ -24,7 +24,6 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Encoding
 
-from askdocs.embeddings.compile import Precision
 from askdocs.embeddings.local_model import (
     EncoderRuntime,
     ModelConfig,
@@ -33,6 +32,7 @@ from askdocs.embeddings.local_model import (
     read_config,
 )
 from askdocs.embeddings.protocol import Vectors
+from askdocs.embeddings.variants import Precision
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
 

@@ -29,8 +29,8 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from askdocs.embeddings.bert_graph import BertShape
-from askdocs.embeddings.compile import Form, Precision
 from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
+from askdocs.embeddings.variants import Form, Precision
 from askdocs.errors import EmbeddingError
 
 log = logging.getLogger(__name__)

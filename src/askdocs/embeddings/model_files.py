@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from askdocs.embeddings.compile import Form, Precision
+from askdocs.embeddings.variants import Form, Precision
 from askdocs.errors import EmbeddingError
 
 GRAPH_VERSION = "1"  # bump when bert_graph or compile changes what they write
