@@ -211,7 +211,7 @@ async def test_search_reads_the_last_complete_index_while_a_rebuild_hangs(
     service = indexed.runtime.service
     async with anyio.create_task_group() as group:
         group.start_soon(anyio.to_thread.run_sync, service.index, "docs")
-        assert await anyio.to_thread.run_sync(embeddings.hung.wait, 10.0)  # rebuild is stuck
+        assert await anyio.to_thread.run_sync(embeddings.hung.wait, 60.0)  # rebuild is stuck
         tool = SearchDocsTool(service, indexed.runtime.settings.assistant)
         started = time.perf_counter()
         outcome = await tool.run(ToolContext("u", "docs"), {"query": "hybrid search fusion"})
