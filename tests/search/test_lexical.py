@@ -148,6 +148,10 @@ def test_fold_is_idempotent(text: str) -> None:
     assert fold(fold(text)) == fold(text)
 
 
+def test_a_word_whose_stem_is_a_stop_word_gives_no_term() -> None:
+    assert analyze("NAMU", "cs") == []
+
+
 @given(st.text(max_size=200), st.sampled_from(["en", "cs", "sk"]))
 def test_terms_are_folded_and_never_plain_stop_words(text: str, locale: str) -> None:
     for term in analyze(text, locale):

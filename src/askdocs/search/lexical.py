@@ -124,10 +124,12 @@ class _Analyzer:
         return self._stemmer.stemWord(word) if self._stemmer is not None else word
 
     def word(self, word: str) -> str | None:
-        """A plain word's term, or None when it is a stop word or too short to mean much."""
+        """A plain word's term, or None when it (or its stem) is a stop word or too short to
+        mean much: Czech ``namu`` stems to the stop word ``nam``."""
         if word in self.stop or (len(word) < 2 and not word.isdigit()):
             return None
-        return self.stem(word)
+        term = self.stem(word)
+        return None if term in self.stop else term
 
 
 _local = threading.local()
