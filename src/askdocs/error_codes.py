@@ -54,6 +54,7 @@ CODES: tuple[ErrorCode, ...] = (
     _c("http_error", 400, "another HTTP-level refusal"),
     # -- sites, search, Ask AI --------------------------------------------------------------
     _c("site_not_found", 404, "no such site for this caller (unknown, private or not live)"),
+    _c("no_documents", 404, "the site's docs roots hold no pages to search"),
     _c("invalid_query", 400, "q is blank or holds a NUL character"),
     _c("ask_unavailable", 404, "Ask AI is off, or the site is not public and live"),
     _c("invalid_json", 400, "the body is not valid JSON"),
@@ -75,6 +76,11 @@ CODES: tuple[ErrorCode, ...] = (
     _c("bot_check_failed", 403, "the bot-check token was missing or refused"),
     _c("bot_check_unavailable", 503, "the bot-check service cannot be reached"),
     _c("bot_check_off", 404, "the Turnstile page is asked for without Turnstile configured"),
+    _c(
+        "bot_check_required",
+        403,
+        "Ask AI from another machine needs a bot check, and none is configured",
+    ),
     _c("invalid_origin", 400, "origin is not one of this site's hostnames"),
     _c("embedding_model_missing", 503, "the bundled embedding model is not installed"),
     _c("embedding_model_invalid", 503, "the embedding model files are damaged"),
