@@ -43,8 +43,10 @@ def test_reader_shows_catalog_and_article(page: Page, site: Site, artifacts: Pat
     open_reader(page, site.url + "/")
     expect(page.locator("h1.article-title")).to_have_text("Welcome to Fixture")
     expect(page.locator(".doc-body img[alt='The Fixture logo']")).to_have_count(1)
-    page.wait_for_function('document.querySelector(".doc-body img").complete')  # decoded
-    assert page.evaluate('document.querySelector(".doc-body img").naturalWidth') == 2
+    image = page.locator(".doc-body img[alt='The Fixture logo']")
+    # Property checks run in Playwright's own world: the reader's CSP forbids eval'd strings.
+    expect(image).to_have_js_property("complete", True)  # decoded
+    expect(image).to_have_js_property("naturalWidth", 2)
     if page.viewport_name == "phone":  # type: ignore[attr-defined]
         expect(page.locator("#sidebar")).not_to_be_in_viewport()
         page.click("#nav-toggle")
