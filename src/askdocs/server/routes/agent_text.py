@@ -9,6 +9,8 @@ docs/reader-api.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
 
@@ -38,6 +40,17 @@ def _pages(reader: DocsReader, config: SiteConfig, locale: str | None) -> tuple[
     return reader.pages(config, locale or config.default_locale)
 
 
+def _site_text(
+    render: Callable[[str, Sequence[Page], str, str], str],
+    reader: DocsReader,
+    config: SiteConfig,
+    locale: str | None,
+) -> Response:
+    """One site's pages rendered as plain text (the site map or every page in full)."""
+    chosen, pages = _pages(reader, config, locale)
+    return PlainTextResponse(render(_name(config), pages, chosen, _base(config)), headers=HEADERS)
+
+
 @router.get("/llms.txt", response_class=PlainTextResponse)
 def llms_txt(
     reader: ReaderDep,
@@ -46,10 +59,7 @@ def llms_txt(
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> Response:
-    config = reader_site(sites, host, site)
-    chosen, pages = _pages(reader, config, locale)
-    text = llms_index(_name(config), pages, chosen, _base(config))
-    return PlainTextResponse(text, headers=HEADERS)
+    return _site_text(llms_index, reader, reader_site(sites, host, site), locale)
 
 
 @router.get("/llms-full.txt", response_class=PlainTextResponse)
@@ -60,10 +70,7 @@ def llms_full_txt(
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> Response:
-    config = reader_site(sites, host, site)
-    chosen, pages = _pages(reader, config, locale)
-    text = llms_full(_name(config), pages, chosen, _base(config))
-    return PlainTextResponse(text, headers=HEADERS)
+    return _site_text(llms_full, reader, reader_site(sites, host, site), locale)
 
 
 @router.get("/docs/{slug:path}.md", response_class=PlainTextResponse)

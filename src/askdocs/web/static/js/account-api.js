@@ -1,19 +1,6 @@
 // The signed-in person's HTTP API from the browser: the session cookie travels on its own
 // (HttpOnly, never readable here); changes carry the session's CSRF token in X-CSRF-Token.
-import { ApiError } from "./api.js";
-
-async function failure(response) {
-  let code = "";
-  let message = "";
-  try {
-    const body = await response.json();
-    code = body?.error?.code || "";
-    message = body?.error?.message || "";
-  } catch {
-    // not JSON: keep the status only
-  }
-  return new ApiError(response.status, code, message);
-}
+import { failure } from "./api.js";
 
 export class Session {
   constructor(me) {

@@ -8,7 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-async function failure(response) {
+// The error of a failed response: its status and the body's error code and message.
+export async function failure(response) {
   let code = "";
   let message = "";
   try {

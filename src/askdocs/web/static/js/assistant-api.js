@@ -2,24 +2,11 @@
 // stream, parsed frame by frame), and applying a proposal. Same-origin only; the bearer
 // token travels in the Authorization header, never in a URL. Without a token the session
 // cookie signs the requests, and changes carry the session's CSRF token.
-import { ApiError } from "./api.js";
+import { failure } from "./api.js";
 
 const THREADS = "/api/v1/assistant/threads";
 const CHAT = "/api/v1/assistant/chat";
 const APPLY = "/api/v1/admin/apply/";
-
-async function failure(response) {
-  let code = "";
-  let message = "";
-  try {
-    const body = await response.json();
-    code = body?.error?.code || "";
-    message = body?.error?.message || "";
-  } catch {
-    // not JSON: keep the status only
-  }
-  return new ApiError(response.status, code, message);
-}
 
 export class AssistantApi {
   constructor(token, csrf = "") {
