@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,13 +29,34 @@ def _children(parent: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def frozen(server: PostgresServer) -> Iterator[None]:
+def frozen(server: PostgresServer, at_most_seconds: float = 30.0) -> Iterator[None]:
+    """Stop the server for the block; it resumes on leaving the block, or after
+    ``at_most_seconds`` even if the block itself hangs (the test then fails, never stalls)."""
     pids = server_pids(server)
     for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
+        _signal(pid, signal.SIGSTOP)
+    watchdog = threading.Timer(at_most_seconds, _resume, (server, pids))
+    watchdog.daemon = True
+    watchdog.start()
     try:
         yield
     finally:
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
+        watchdog.cancel()
+        _resume(server, pids)
+
+
+def _resume(server: PostgresServer, stopped: list[int]) -> None:
+    """SIGCONT what was stopped and whatever the postmaster forked since."""
+    for pid in dict.fromkeys([*stopped, *_current(server)]):
+        _signal(pid, signal.SIGCONT)
+
+
+def _current(server: PostgresServer) -> list[int]:
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return server_pids(server)
+    return []
+
+
+def _signal(pid: int, signum: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signum)

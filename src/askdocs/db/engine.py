@@ -22,6 +22,7 @@ from askdocs.db.migrate import migrate
 from askdocs.db.timeouts import DatabaseGate, postgres_engine
 from askdocs.errors import ServiceUnavailable
 from askdocs.settings import DatabaseSettings, Settings
+from askdocs.sqlite_wal import enable_wal
 
 SQLITE_FILE = "askdocs.db"
 SQLITE_BUSY_MS = 10_000
@@ -63,9 +64,9 @@ def _sqlite_begin(connection: Connection) -> None:
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" event issues BEGIN
+    enable_wal(dbapi_connection)
     cursor = dbapi_connection.cursor()
     for pragma in (
-        "journal_mode=WAL",
         "synchronous=FULL",
         "foreign_keys=ON",
         f"busy_timeout={SQLITE_BUSY_MS}",

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from askdocs.guard.limits import Consumed, Counter, sliding_count
 from askdocs.lanes import Lane
+from askdocs.sqlite_wal import enable_wal
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS counters (
@@ -64,7 +65,7 @@ class SQLiteLimitsStore:
             db = sqlite3.connect(
                 self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
             )
-            db.execute("PRAGMA journal_mode=WAL")
+            enable_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(SCHEMA)
             self._db = db

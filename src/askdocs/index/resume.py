@@ -18,6 +18,7 @@ import numpy as np
 
 from askdocs.errors import VectorStoreError
 from askdocs.index.backend import FloatArray
+from askdocs.sqlite_wal import enable_wal
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (embed_hash TEXT PRIMARY KEY, vector BLOB)"
 _LOOKUP_BATCH = 500
@@ -72,7 +73,7 @@ class ResumeCache:
         except (OSError, sqlite3.Error) as exc:
             raise VectorStoreError(f"cannot open the resume file {self.path}: {exc}") from exc
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            enable_wal(db)
             db.execute("PRAGMA synchronous=FULL")
             db.execute(_SCHEMA)
             db.execute("BEGIN")
