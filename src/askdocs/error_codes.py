@@ -57,6 +57,11 @@ CODES: tuple[ErrorCode, ...] = (
     _c("no_documents", 404, "the site's docs roots hold no pages to search"),
     _c("invalid_query", 400, "q is blank or holds a NUL character"),
     _c("ask_unavailable", 404, "Ask AI is off, or the site is not public and live"),
+    _c(
+        "model_unavailable",
+        503,
+        "Ask AI's chat model failed before answering; the body lists the sources found",
+    ),
     _c("invalid_json", 400, "the body is not valid JSON"),
     _c("invalid_body", 400, "the body is not the documented object"),
     _c("empty", 400, "no question, or an empty one"),

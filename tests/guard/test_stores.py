@@ -47,6 +47,15 @@ async def test_counts_up_to_the_limit_then_blocks(store: RateLimitStore) -> None
     assert results[-1].blocked == 0
 
 
+async def test_peek_reads_without_counting(store: RateLimitStore) -> None:
+    a, b = unique("p"), unique("q")
+    now = int(time.time())
+    assert await store.peek([counter(a, 3), counter(b, 3)], now) == (0, 0)
+    await store.consume([counter(a, 3)], now)
+    assert await store.peek([counter(a, 3), counter(b, 3)], now) == (1, 0)
+    assert await store.peek([counter(a, 3)], now) == (1,)  # peeking counted nothing
+
+
 async def test_all_or_nothing(store: RateLimitStore) -> None:
     a, b, c = unique("a"), unique("b"), unique("c")
     now = int(time.time())

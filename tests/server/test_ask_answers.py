@@ -4,6 +4,7 @@ the fixture docs, the real limits store, and a scripted chat model on 127.0.0.1.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
@@ -14,10 +15,11 @@ from fastapi import FastAPI
 from askdocs.answer.extractive import INTRO
 from askdocs.answer.flow import INTERRUPTED_MARKER, NO_MATCH_MESSAGE
 from askdocs.server.app import create_app
+from askdocs.server.routes.ask import UNAVAILABLE_MESSAGE
 from askdocs.service import AskDocs
 from askdocs.settings import BotCheckSettings, ChatSettings, Settings
 from tests.llm.scripted import Reply, openai_text, sse
-from tests.server.conftest import Rig, client, site_configs, write_docs
+from tests.server.conftest import QUIET_HOST, Rig, client, site_configs, write_docs
 
 pytestmark = pytest.mark.anyio
 INSTALL = "How do I install Acme with pip?"
@@ -102,13 +104,33 @@ async def test_a_short_follow_up_searches_with_the_earlier_question(
     assert "pip install -e ." in rig.model.received[0].body["messages"][0]["content"]
 
 
-async def test_model_error_before_the_reply_is_500(
-    rig: Rig, answering: Callable[..., FastAPI]
+async def test_model_error_before_the_reply_is_503_with_the_sources(
+    rig: Rig, answering: Callable[..., FastAPI], caplog: pytest.LogCaptureFixture
 ) -> None:
-    rig.model.script(Reply([b'{"error": {"message": "bad key"}}'], 401, "application/json"))
+    rig.model.script(Reply([b'{"error": {"message": "bad key sk-123"}}'], 401, "application/json"))
     async with client(answering()) as http:
         response = await http.post("/api/ask", json=ask_body(INSTALL))
-    assert (response.status_code, response.json()["error"]["code"]) == (500, "model_error")
+    body = response.json()
+    assert (response.status_code, body["error"]["code"]) == (503, "model_unavailable")
+    assert body["error"]["message"] == UNAVAILABLE_MESSAGE
+    assert body["sources"][0]["title"] == "Installing Acme"
+    assert sources_of(response) == body["sources"]
+    assert response.headers["x-ask-remaining"] == "1"
+    assert "sk-123" not in response.text
+    assert "401" not in response.text
+    assert "401" in caplog.text  # the provider's error is in the log
+
+
+async def test_a_model_that_cannot_be_reached_is_503_without_provider_text(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    down = ChatSettings(provider="openai-compatible", model="m", base_url="http://127.0.0.1:9/v1")
+    async with client(answering(chat=down)) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert (response.status_code, response.json()["error"]["code"]) == (503, "model_unavailable")
+    assert "connect" not in response.text.lower()
+    assert "openai" not in response.text.lower()
+    assert response.json()["sources"]
 
 
 async def test_model_error_mid_stream_ends_with_a_marker(
@@ -137,12 +159,31 @@ async def test_extractive_answer_without_a_model(
 async def test_remaining_counts_down_then_429(rig: Rig, answering: Callable[..., FastAPI]) -> None:
     rig.model.script(Reply(openai_text(["a"])), Reply(openai_text(["b"])))
     async with client(answering()) as http:
+        before = await http.get("/api/ask/limits")
         first = await http.post("/api/ask", json=ask_body(INSTALL))
         second = await http.post("/api/ask", json=ask_body(INSTALL))
         third = await http.post("/api/ask", json=ask_body(INSTALL))
+        after = await http.get("/api/ask/limits")
+    assert before.json()["remaining"] == 2
+    assert before.json()["limit"] == 2
+    assert before.headers["cache-control"] == "no-store"
     assert [first.headers["x-ask-remaining"], second.headers["x-ask-remaining"]] == ["1", "0"]
     assert third.status_code == 429
+    assert third.json()["error"]["code"] == "visitor_daily_limit"
+    resets_at = after.json()["resetsAt"]
+    assert after.json()["remaining"] == 0
+    assert resets_at % 86400 == 0
+    assert 0 < resets_at - time.time() <= 86400
+    assert abs(int(third.headers["retry-after"]) - (resets_at - time.time())) < 5
     assert len(rig.model.received) == 2
+
+
+async def test_limits_of_a_site_without_ask_ai_are_404(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    async with client(answering(), host=QUIET_HOST) as http:
+        response = await http.get("/api/ask/limits")
+    assert (response.status_code, response.json()["error"]["code"]) == (404, "ask_unavailable")
 
 
 async def test_before_the_first_index_ask_and_search_are_503(rig: Rig) -> None:

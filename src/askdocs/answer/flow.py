@@ -3,8 +3,10 @@
 Retrieval runs the engine's hybrid search over the site (top ``chunks_per_question``) and
 keeps the engine's match decision. Nothing left: a fixed message, and no model is called.
 With no chat model: the extractive answer. Otherwise the model streams; its first event is
-awaited here, so a model that fails before answering raises ``ModelError`` (HTTP 500), and
-one that fails later ends the text with ``INTERRUPTED_MARKER``.
+awaited here, so a model that fails before answering gives an ``unavailable`` answer (the
+sources retrieval found, and no model text: the route answers ``503 model_unavailable``
+with them; the provider's error goes to the log only), and one that fails later ends the
+text with ``INTERRUPTED_MARKER``.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ EMPTY_MARKER = "[The model returned no answer. Please ask again.]"
 
 @dataclass(frozen=True)
 class Answer:
-    kind: Literal["no_match", "extractive", "model"]
+    kind: Literal["no_match", "extractive", "model", "unavailable"]
     sources: list[Source]
     body: AsyncIterator[str]
 
@@ -69,7 +71,12 @@ async def answer(
         messages=question.messages,
         max_output_tokens=settings.chat.max_output_tokens,
     )
-    return Answer("model", sources(hits), await model_text(model, request))
+    try:
+        body = await model_text(model, request)
+    except ModelError as exc:
+        log.warning("chat model failed before answering: %s", exc.message)
+        return Answer("unavailable", sources(hits), _pieces([]))
+    return Answer("model", sources(hits), body)
 
 
 async def retrieve(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import anyio
 
@@ -43,11 +44,25 @@ class Limiter:
     async def daily(self, visitor: str, site: str, now: int | None = None) -> int:
         """Count one question; return the questions left today (the tightest counter)."""
         now = _now(now)
-        ask = self._ask
-        limits = (ask.daily_visitor_limit, ask.daily_site_limit, ask.daily_global_limit)
-        counters = daily_counters(visitor, site, limits, now)
+        counters = self._daily(visitor, site, now)
         consumed = await self._consume(counters, now)
         return remaining(counters, consumed.counts)
+
+    async def left_today(self, visitor: str, site: str, now: int | None = None) -> DailyLeft:
+        """The questions left today and when the daily counters reset, counting nothing."""
+        now = _now(now)
+        counters = self._daily(visitor, site, now)
+        try:
+            with anyio.fail_after(self._ask.limits_timeout_seconds):
+                counts = await self.store.peek(counters, now)
+        except Exception as exc:
+            raise _unavailable(self.store.name, exc) from None
+        return DailyLeft(remaining(counters, counts), counters[0].expires_at)
+
+    def _daily(self, visitor: str, site: str, now: int) -> tuple[Counter, ...]:
+        ask = self._ask
+        limits = (ask.daily_visitor_limit, ask.daily_site_limit, ask.daily_global_limit)
+        return daily_counters(visitor, site, limits, now)
 
     async def close(self) -> None:
         await self.store.close()
@@ -57,11 +72,7 @@ class Limiter:
             with anyio.fail_after(self._ask.limits_timeout_seconds):
                 consumed = await self.store.consume(counters, now)
         except Exception as exc:
-            log.warning("limits store %s unavailable: %s", self.store.name, type(exc).__name__)
-            raise ServiceUnavailable(
-                "Ask AI is unavailable right now: its usage limits cannot be checked",
-                code="limits_unavailable",
-            ) from None
+            raise _unavailable(self.store.name, exc) from None
         if consumed.blocked is not None:
             counter = counters[consumed.blocked]
             raise RateLimited(
@@ -70,6 +81,20 @@ class Limiter:
                 code=counter.code,
             )
         return consumed
+
+
+@dataclass(frozen=True)
+class DailyLeft:
+    remaining: int
+    resets_at: int  # epoch seconds (the next UTC midnight)
+
+
+def _unavailable(store: str, exc: Exception) -> ServiceUnavailable:
+    log.warning("limits store %s unavailable: %s", store, type(exc).__name__)
+    return ServiceUnavailable(
+        "Ask AI is unavailable right now: its usage limits cannot be checked",
+        code="limits_unavailable",
+    )
 
 
 def open_limits_store(settings: Settings) -> RateLimitStore:

@@ -53,6 +53,10 @@ class RateLimitStore(Protocol):
 
     async def consume(self, counters: Sequence[Counter], now: int) -> Consumed: ...
 
+    async def peek(self, counters: Sequence[Counter], now: int) -> tuple[int, ...]:
+        """The counters' current values (fixed windows), counting nothing."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -70,5 +70,9 @@ class RedisLimitsStore:
         counts += [0] * (len(counters) - len(counts))
         return Consumed(False, tuple(counts), blocked - 1)
 
+    async def peek(self, counters: Sequence[Counter], now: int) -> tuple[int, ...]:
+        values: list[Any] = await self._client.mget([PREFIX + c.key for c in counters])
+        return tuple(int(v or 0) for v in values)
+
     async def close(self) -> None:
         await self._client.aclose()

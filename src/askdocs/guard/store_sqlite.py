@@ -53,6 +53,16 @@ class SQLiteLimitsStore:
             db.execute("COMMIT")
             return result
 
+    async def peek(self, counters: Sequence[Counter], now: int) -> tuple[int, ...]:
+        return await self._lane.run(
+            lambda: self.peek_sync(list(counters), now), abandon_on_cancel=True
+        )
+
+    def peek_sync(self, counters: Sequence[Counter], now: int) -> tuple[int, ...]:
+        with self._lock:
+            db = self._connect()
+            return tuple(_live_count(db, c.key, now) for c in counters)
+
     async def close(self) -> None:
         with self._lock:
             if self._db is not None:
@@ -92,6 +102,13 @@ def _effective(db: sqlite3.Connection, counter: Counter) -> int:
     if counter.previous is None:
         return current
     return sliding_count(current, _count(db, counter.previous), counter.previous_weight)
+
+
+def _live_count(db: sqlite3.Connection, key: str, now: int) -> int:
+    row = db.execute(
+        "SELECT count FROM counters WHERE key = ? AND expires_at > ?", (key, now)
+    ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def _count(db: sqlite3.Connection, key: str) -> int:

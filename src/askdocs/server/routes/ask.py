@@ -8,7 +8,9 @@
 5. the bot-check token, for action ``ask`` and this host or the site's default address (403);
    with no bot check configured, a non-loopback client is ``403 bot_check_required``;
 6. the daily limits per visitor, site and all sites (429; 503 ``limits_unavailable``).
-Only then does retrieval run, and only with a match is a model called.
+Only then does retrieval run, and only with a match is a model called. A model that fails
+before answering is ``503 model_unavailable``: a plain message and the sources retrieval
+found, never the provider's error text (that goes to the log).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import json
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
 
 from askdocs.answer.flow import Answer, Question, answer
 from askdocs.answer.prompt import Source
@@ -45,6 +48,7 @@ from askdocs.sites import SiteCaller, SiteCatalog
 router = APIRouter()
 ASK_ACTION = "ask"
 MAX_SOURCE_FIELD = 300
+UNAVAILABLE_MESSAGE = "The assistant is unavailable right now. Here are the most relevant pages."
 _ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 413, 415, 429, 500, 503)}
 
 
@@ -77,7 +81,7 @@ async def ask(
     pool: PoolDep,
     catalog: CatalogDep,
     caller: SiteCallerDep,
-) -> StreamingResponse:
+) -> Response:
     await limiter.burst(visitor)
     body = await _read_question(request, settings)
     _require_ask_on(site, readable(catalog, caller, site))
@@ -86,7 +90,35 @@ async def ask(
     left = await limiter.daily(visitor, site.id)
     question = Question(site, body.messages, body.locale)
     reply = await answer(engine, chat, settings, question, pool)
+    if reply.kind == "unavailable":
+        return _unavailable(reply, left)
     return _stream(reply, left)
+
+
+class AskLimits(BaseModel):
+    """What is left of today's questions for this visitor, and when the count resets."""
+
+    remaining: int
+    limit: int
+    resets_at: int = Field(serialization_alias="resetsAt")  # epoch s, the next UTC midnight
+
+
+@router.get("/api/ask/limits", responses=_ERRORS)  # type: ignore[arg-type]
+async def ask_limits(
+    site: HostSiteDep,
+    visitor: VisitorDep,
+    settings: SettingsDep,
+    limiter: LimiterDep,
+    catalog: CatalogDep,
+    caller: SiteCallerDep,
+) -> JSONResponse:
+    """The counter an Ask AI panel shows before the first question; it counts nothing."""
+    _require_ask_on(site, readable(catalog, caller, site))
+    left = await limiter.left_today(visitor, site.id)
+    body = AskLimits(
+        remaining=left.remaining, limit=settings.ask.daily_visitor_limit, resets_at=left.resets_at
+    )
+    return JSONResponse(body.model_dump(by_alias=True), headers={"Cache-Control": "no-store"})
 
 
 async def _read_question(request: Request, settings: Settings) -> AskInput:
@@ -114,20 +146,31 @@ def _require_ask_on(site: SiteConfig, readable: bool) -> None:
         raise NotFound("Ask AI is not available on this site", code="ask_unavailable")
 
 
-def _stream(reply: Answer, remaining: int) -> StreamingResponse:
-    headers = {
+def _headers(reply: Answer, remaining: int) -> dict[str, str]:
+    return {
         "X-Ask-Sources": sources_header(reply.sources),
         "X-Ask-Remaining": str(remaining),
         "Cache-Control": "no-store",
         "X-Content-Type-Options": "nosniff",
-        "X-Accel-Buffering": "no",
     }
+
+
+def _stream(reply: Answer, remaining: int) -> StreamingResponse:
+    headers = {**_headers(reply, remaining), "X-Accel-Buffering": "no"}
     return StreamingResponse(reply.body, media_type="text/plain; charset=utf-8", headers=headers)
 
 
-def sources_header(sources: list[Source]) -> str:
-    """URL-encoded JSON list of ``{title, url, heading}``, best first."""
-    items = [
+def _unavailable(reply: Answer, remaining: int) -> Response:
+    """503 ``model_unavailable``: a plain message plus the sources, for a retry or a read."""
+    body = {
+        "error": {"code": "model_unavailable", "message": UNAVAILABLE_MESSAGE},
+        "sources": source_items(reply.sources),
+    }
+    return JSONResponse(body, 503, headers=_headers(reply, remaining))
+
+
+def source_items(sources: list[Source]) -> list[dict[str, str]]:
+    return [
         {
             "title": s.title[:MAX_SOURCE_FIELD],
             "url": s.url[:MAX_SOURCE_FIELD],
@@ -135,4 +178,9 @@ def sources_header(sources: list[Source]) -> str:
         }
         for s in sources
     ]
+
+
+def sources_header(sources: list[Source]) -> str:
+    """URL-encoded JSON list of ``{title, url, heading}``, best first."""
+    items = source_items(sources)
     return quote(json.dumps(items, ensure_ascii=False, separators=(",", ":")), safe="")

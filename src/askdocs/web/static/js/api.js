@@ -1,25 +1,34 @@
 // The HTTP API the reader and the Ask AI panel use. Everything is same-origin.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, extra = {}) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code;
+    this.retryAfter = extra.retryAfter ?? null; // seconds, from Retry-After
+    this.sources = extra.sources ?? []; // Ask AI's 503 model_unavailable lists them
   }
 }
 
-// The error of a failed response: its status and the body's error code and message.
+// The error of a failed response: its status, the body's error code and message, the
+// Retry-After seconds and (Ask AI's model_unavailable) the sources retrieval found.
 export async function failure(response) {
   let code = "";
   let message = "";
+  let sources = [];
   try {
     const body = await response.json();
     code = body?.error?.code || "";
     message = body?.error?.message || "";
+    if (Array.isArray(body?.sources)) sources = cleanSources(body.sources);
   } catch {
     // not JSON: keep the status only
   }
-  return new ApiError(response.status, code, message);
+  const wait = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+  return new ApiError(response.status, code, message, {
+    retryAfter: Number.isFinite(wait) ? wait : null,
+    sources,
+  });
 }
 
 async function getJson(path, params, signal) {
@@ -50,17 +59,31 @@ export function parseSources(header) {
   if (!header) return [];
   try {
     const items = JSON.parse(decodeURIComponent(header));
-    if (!Array.isArray(items)) return [];
-    return items
-      .filter((item) => item && typeof item.title === "string" && typeof item.url === "string")
-      .map((item) => ({
-        title: item.title,
-        url: item.url,
-        heading: typeof item.heading === "string" ? item.heading : "",
-      }));
+    return Array.isArray(items) ? cleanSources(items) : [];
   } catch {
     return [];
   }
+}
+
+function cleanSources(items) {
+  return items
+    .filter((item) => item && typeof item.title === "string" && typeof item.url === "string")
+    .map((item) => ({
+      title: item.title,
+      url: item.url,
+      heading: typeof item.heading === "string" ? item.heading : "",
+    }));
+}
+
+// GET /api/ask/limits: {remaining, limit, resetsAt} for the counter shown before a question.
+export async function askLimits(signal) {
+  const response = await fetch("/api/ask/limits", {
+    signal,
+    headers: { Accept: "application/json" },
+    cache: "no-store",
+  });
+  if (!response.ok) throw await failure(response);
+  return response.json();
 }
 
 // POST /api/ask; calls onStart({sources, remaining}) when the headers arrive, then

@@ -1,21 +1,20 @@
 // The Ask AI panel: a conversation that streams answers and lists sources first.
 // Used by the reader (a side panel, or a bottom sheet on phones) and by the widget frame.
-import { ask, ApiError } from "./api.js";
-import { renderMarkdown, safeHref } from "./markdown.js";
+import { ask, askLimits, ApiError } from "./api.js";
+import { copyButton, el, followUps, paintAnswer, sourcesBlock } from "./answer-view.js";
 import { t, locale } from "./i18n.js";
 
 const MAX_MESSAGES = 8;
 const MAX_QUESTION = 1000;
+const DAILY_CODES = new Set(["visitor_daily_limit", "site_daily_limit", "global_daily_limit"]);
 
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "className") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
+// "21:00", or "Wed 01:00" when the reset falls on another local day.
+function resetTime(at) {
+  const when = new Date(at);
+  const sameDay = when.toDateString() === new Date().toDateString();
+  const options = sameDay ? { hour: "2-digit", minute: "2-digit" }
+    : { weekday: "short", hour: "2-digit", minute: "2-digit" };
+  return when.toLocaleTimeString(locale(), options);
 }
 
 export function createAskPanel({ root, config, frame = false, onClose, onNavigate, getToken }) {
@@ -45,6 +44,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
 
   let history = [];
   let running = null;
+  let shown = false;
 
   function relabel() {
     title.textContent = t("askTitle");
@@ -56,44 +56,48 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
     send.textContent = running ? t("stop") : t("send");
   }
 
-  function linkFor(url) {
-    const link = el("a", { href: url });
+  // Wire a link inside the panel: the widget opens pages in a new tab; the reader
+  // navigates in place for its own pages.
+  function link(anchor, href) {
     if (frame) {
-      link.target = "_blank";
-      link.rel = "noopener";
-    } else if (onNavigate && url.startsWith("/docs/")) {
-      link.addEventListener("click", (event) => {
+      anchor.target = "_blank";
+      anchor.rel = "noopener";
+    } else if (onNavigate && href.startsWith("/docs/")) {
+      anchor.addEventListener("click", (event) => {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
         event.preventDefault();
-        onNavigate(url);
+        onNavigate(href);
       });
     }
-    return link;
   }
 
-  function sourcesBlock(sources) {
-    const box = el("div", { className: "ask-sources" }, el("h3", { text: t("sources") }));
-    if (!sources.length) {
-      box.append(el("p", { className: "muted", text: t("noSources") }));
-      return box;
+  let lockTimer = 0;
+  // The daily limit is reached: say when it resets (local time) and disable the input.
+  function lockUntil(at) {
+    clearTimeout(lockTimer);
+    input.disabled = true;
+    send.disabled = true;
+    footer.textContent = t("limitReached", resetTime(at));
+    lockTimer = setTimeout(() => {
+      input.disabled = false;
+      send.disabled = false;
+      showRemaining();
+    }, Math.min(Math.max(at - Date.now(), 1000), 86_400_000));
+  }
+
+  function showCount(remaining, resetsAt) {
+    if (remaining > 0) footer.textContent = t("remaining", remaining);
+    else lockUntil(resetsAt);
+  }
+
+  // The counter, shown as soon as the panel opens (GET /api/ask/limits counts nothing).
+  async function showRemaining() {
+    try {
+      const limits = await askLimits();
+      showCount(limits.remaining, limits.resetsAt * 1000);
+    } catch {
+      footer.textContent = "";
     }
-    const list = el("ol");
-    for (const source of sources) {
-      const href = safeHref(source.url);
-      const text = source.heading && source.heading !== source.title
-        ? `${source.title} › ${source.heading}` : source.title;
-      const item = el("li");
-      if (href) {
-        const link = linkFor(href);
-        link.textContent = text;
-        item.append(link);
-      } else {
-        item.textContent = text;
-      }
-      list.append(item);
-    }
-    box.append(list);
-    return box;
   }
 
   function trimmed(messages) {
@@ -102,37 +106,29 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
     return result;
   }
 
-  async function submit(question) {
-    const user = el("div", { className: "turn turn-user" },
+  // One question: the user turn, then the answer turn (sources under the answer,
+  // collapsed; actions once it is complete). `again` re-asks in place (retry, regenerate).
+  async function submit(question, again = null) {
+    const user = again?.user ?? el("div", { className: "turn turn-user" },
       el("p", { className: "turn-label", text: t("you") }), el("p", { text: question }));
     const status = el("p", { className: "muted ask-status", text: t("thinking") });
     const answer = el("div", { className: "turn turn-answer", "aria-busy": "true" },
       el("p", { className: "turn-label", text: t("assistant") }), status);
-    log.append(user, answer);
+    if (again) again.answer.replaceWith(answer);
+    else log.append(user, answer);
     answer.scrollIntoView({ block: "nearest" });
-    const messages = trimmed([...history, { role: "user", content: question }]);
+    const before = history;
+    const messages = trimmed([...before, { role: "user", content: question }]);
     const controller = new AbortController();
     running = controller;
     relabel();
     const text = el("div", { className: "answer-text" });
+    let sources = [];
     let pending = false;
     let latest = "";
     const paint = () => {
       pending = false;
-      renderMarkdown(text, latest, {
-        onLink: (link, href) => {
-          if (frame) {
-            link.target = "_blank";
-            link.rel = "noopener";
-          } else if (onNavigate && href.startsWith("/docs/")) {
-            link.addEventListener("click", (event) => {
-              if (event.button !== 0 || event.metaKey || event.ctrlKey) return;
-              event.preventDefault();
-              onNavigate(href);
-            });
-          }
-        },
-      });
+      paintAnswer(text, latest, sources, link);
     };
     try {
       const token = config.botCheck === "off" ? "" : await getToken(botArea, controller.signal);
@@ -141,10 +137,12 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
         token,
         locale: locale(),
         signal: controller.signal,
-        onStart: ({ sources, remaining }) => {
+        onStart: (start) => {
+          sources = start.sources;
           status.remove();
-          answer.append(sourcesBlock(sources), text);
-          if (remaining !== null) footer.textContent = t("remaining", remaining);
+          answer.append(text, sourcesBlock(sources, link));
+          if (start.remaining === 0) showRemaining(); // locks, with the reset time
+          else if (start.remaining !== null) footer.textContent = t("remaining", start.remaining);
         },
         onText: (_piece, all) => {
           latest = all;
@@ -157,17 +155,74 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
       latest = full;
       paint();
       history = trimmed([...messages, { role: "assistant", content: full }]);
+      answer.append(actions(question, full, sources, { user, answer, before }));
     } catch (error) {
       status.remove();
-      if (error?.name !== "AbortError") {
-        const message = error instanceof ApiError && error.message ? error.message : t("askFailed");
-        answer.append(el("p", { className: "ask-error", role: "alert", text: message }));
-      }
+      if (error?.name !== "AbortError") failed(answer, error, question, { user, answer, before });
     } finally {
       answer.setAttribute("aria-busy", "false");
       running = null;
       relabel();
     }
+  }
+
+  function reask(question, turn) {
+    if (running) return;
+    history = turn.before;
+    submit(question, turn);
+  }
+
+  // Copy, regenerate, and follow-up questions under a complete answer.
+  function actions(question, full, sources, turn) {
+    const row = el("div", { className: "answer-actions" },
+      copyButton("copy-answer", t("copyAnswer"), () => full));
+    const regenerate = el("button", { type: "button", className: "text-button regenerate",
+      text: t("regenerate") });
+    regenerate.addEventListener("click", () => reask(question, turn));
+    row.append(regenerate);
+    const box = el("div", { className: "answer-footer" }, row);
+    const next = followUps(full, sources, question);
+    if (next.length) {
+      const list = el("div", { className: "follow-ups", role: "group",
+        "aria-label": t("followUps") });
+      for (const suggestion of next) {
+        const button = el("button", { type: "button", className: "follow-up", text: suggestion });
+        button.addEventListener("click", () => {
+          if (!running) submit(suggestion);
+        });
+        list.append(button);
+      }
+      box.append(list);
+    }
+    return box;
+  }
+
+  // A failed question, in words a visitor can act on: never the provider's error text.
+  function failed(answer, error, question, turn) {
+    const code = error instanceof ApiError ? error.code : "";
+    if (DAILY_CODES.has(code)) {
+      const at = Date.now() + (error.retryAfter ?? 3600) * 1000;
+      answer.append(el("p", { className: "ask-error", role: "alert",
+        text: t("limitReached", resetTime(at)) }));
+      lockUntil(at);
+      return;
+    }
+    if (error instanceof ApiError && error.status !== 429) showRemaining();
+    let message = t("askFailed");
+    if (code === "model_unavailable") message = t("modelUnavailable");
+    else if (code === "burst_limit") message = t("burstLimit", error.retryAfter ?? 60);
+    else if (error instanceof ApiError && error.status < 500 && error.message) {
+      message = error.message;
+    }
+    answer.append(el("p", { className: "ask-error", role: "alert", text: message }));
+    if (error instanceof ApiError && error.sources.length) {
+      const box = sourcesBlock(error.sources, link);
+      box.open = true;
+      answer.append(box);
+    }
+    const retry = el("button", { type: "button", className: "text-button retry", text: t("retry") });
+    retry.addEventListener("click", () => reask(question, turn));
+    answer.append(el("div", { className: "answer-actions" }, retry));
   }
 
   form.addEventListener("submit", (event) => {
@@ -202,12 +257,20 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
   });
 
   relabel();
+  if (frame) {
+    shown = true;
+    showRemaining();
+  }
   return {
     panel,
     input,
     relabel,
     show() {
       panel.hidden = false;
+      if (!shown) {
+        shown = true;
+        showRemaining();
+      }
       input.focus();
     },
     hide() {

@@ -7,6 +7,8 @@ const BULLET = /^\s*[-*+]\s+(.*)$/;
 const NUMBERED = /^\s*\d{1,9}[.)]\s+(.*)$/;
 const HEADING = /^\s*#{1,6}\s+(.*?)\s*#*\s*$/;
 const QUOTE = /^\s*>\s?(.*)$/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 
 // A URL the answer may link to: same-site paths, in-page anchors, and http(s).
 export function safeHref(url) {
@@ -41,6 +43,8 @@ function renderBlocks(parent, lines, options) {
       i = renderFence(parent, lines, i, fence, options);
     } else if (QUOTE.test(line)) {
       i = renderQuote(parent, lines, i, options);
+    } else if (isTable(lines, i)) {
+      i = renderTable(parent, lines, i, options);
     } else if (BULLET.test(line) || NUMBERED.test(line)) {
       i = renderList(parent, lines, i, options);
     } else if (HEADING.test(line)) {
@@ -69,6 +73,45 @@ function renderFence(parent, lines, start, fence, options) {
   pre.append(code);
   parent.append(pre);
   return i + 1;
+}
+
+function isTable(lines, i) {
+  return TABLE_ROW.test(lines[i]) && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1]);
+}
+
+function cells(line) {
+  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+}
+
+// A pipe table, in a box that scrolls sideways when it is wider than the answer.
+function renderTable(parent, lines, start, options) {
+  const table = document.createElement("table");
+  const head = document.createElement("thead");
+  const headRow = document.createElement("tr");
+  for (const cell of cells(lines[start])) {
+    const th = document.createElement("th");
+    renderInline(th, cell, options);
+    headRow.append(th);
+  }
+  head.append(headRow);
+  const body = document.createElement("tbody");
+  let i = start + 2;
+  while (i < lines.length && TABLE_ROW.test(lines[i])) {
+    const row = document.createElement("tr");
+    for (const cell of cells(lines[i])) {
+      const td = document.createElement("td");
+      renderInline(td, cell, options);
+      row.append(td);
+    }
+    body.append(row);
+    i += 1;
+  }
+  table.append(head, body);
+  const box = document.createElement("div");
+  box.className = "table-scroll";
+  box.append(table);
+  parent.append(box);
+  return i;
 }
 
 function renderQuote(parent, lines, start, options) {
@@ -107,6 +150,7 @@ function renderParagraph(parent, lines, start, options) {
     lines[i].trim() &&
     !FENCE.test(lines[i]) &&
     !QUOTE.test(lines[i]) &&
+    !isTable(lines, i) &&
     !BULLET.test(lines[i]) &&
     !NUMBERED.test(lines[i]) &&
     !HEADING.test(lines[i])
@@ -120,8 +164,9 @@ function renderParagraph(parent, lines, start, options) {
   return i;
 }
 
-// Inline: `code`, **strong**, *em* / _em_, [label](url); images become their alt text.
-const INLINE = /(`+)([^`]+?)\1|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s][^*]*?)\*|!\[([^\]]*)\]\([^)]*\)|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
+// Inline: `code`, **strong**, *em* / _em_, [label](url); images become their alt text;
+// with options.citation, a marker [n] becomes the node it returns (else stays text).
+const INLINE = /(`+)([^`]+?)\1|\*\*(.+?)\*\*|__(.+?)__|\*([^*\s][^*]*?)\*|!\[([^\]]*)\]\([^)]*\)|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|\[(\d{1,2})\](?!\()/g;
 
 export function renderInline(parent, text, options = {}) {
   let last = 0;
@@ -150,6 +195,10 @@ function inlineNode(match, options) {
     return em;
   }
   if (match[6] !== undefined) return document.createTextNode(match[6]);
+  if (match[9] !== undefined) {
+    const node = options.citation ? options.citation(Number(match[9])) : null;
+    return node || document.createTextNode(match[0]);
+  }
   const href = safeHref(match[8]);
   if (!href) return document.createTextNode(match[7]);
   const link = document.createElement("a");

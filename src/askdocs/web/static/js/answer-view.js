@@ -1,0 +1,116 @@
+// One answer's view, shared by the Ask AI panel, the widget and (for reuse) the assistant
+// drawer: Markdown with inline [n] citation markers tied to the numbered sources, copy
+// buttons (the whole answer, each code block), the sources collapsed to one line under the
+// answer, and a row of actions. Everything is built with DOM calls (the CSP forbids eval
+// and inline styles).
+import { renderMarkdown, safeHref } from "./markdown.js";
+import { t } from "./i18n.js";
+
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "className") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+export function sourceLabel(source) {
+  return source.heading && source.heading !== source.title
+    ? `${source.title} › ${source.heading}`
+    : source.title;
+}
+
+// Copy text to the clipboard; the button says "Copied" for a moment.
+export function copyButton(className, label, getText) {
+  const button = el("button", { type: "button", className: `text-button ${className}`, text: label });
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(getText());
+      button.textContent = t("copied");
+    } catch {
+      button.textContent = t("copyFailed");
+    }
+    setTimeout(() => (button.textContent = label), 1500);
+  });
+  return button;
+}
+
+// Render `text` into `target`: citation markers become links to their source, and every
+// code block gets a copy button. `link(anchor, href)` wires navigation for a link.
+export function paintAnswer(target, text, sources, link) {
+  renderMarkdown(target, text, {
+    onLink: (anchor, href) => link(anchor, href),
+    citation: (n) => citationNode(n, sources, link),
+  });
+  for (const pre of target.querySelectorAll("pre")) {
+    const code = pre.querySelector("code");
+    const wrap = el("div", { className: "code-block" });
+    pre.replaceWith(wrap);
+    wrap.append(copyButton("copy-code", t("copyCode"), () => code?.textContent ?? ""), pre);
+  }
+}
+
+function citationNode(n, sources, link) {
+  const source = sources[n - 1];
+  const href = source ? safeHref(source.url) : null;
+  if (!href) return null;
+  const anchor = el("a", {
+    className: "cite",
+    href,
+    title: sourceLabel(source),
+    "aria-label": t("citation", n, sourceLabel(source)),
+  });
+  anchor.textContent = String(n);
+  link(anchor, href);
+  return el("sup", {}, anchor);
+}
+
+// The sources under the answer, collapsed to one line: "Sources: 1 Title · 2 Title".
+export function sourcesBlock(sources, link) {
+  if (!sources.length) {
+    return el("p", { className: "ask-sources muted", text: t("noSources") });
+  }
+  const summary = el("summary", { className: "ask-sources-line" });
+  summary.append(el("span", { className: "ask-sources-label", text: t("sources") }));
+  summary.append(el("span", {
+    className: "ask-sources-names",
+    text: sources.map((s, i) => `${i + 1} ${s.title}`).join(" · "),
+  }));
+  const list = el("ol");
+  sources.forEach((source, index) => {
+    const item = el("li", { id: "" });
+    item.dataset.n = String(index + 1);
+    const href = safeHref(source.url);
+    if (href) {
+      const anchor = el("a", { href, text: sourceLabel(source) });
+      link(anchor, href);
+      item.append(anchor);
+    } else {
+      item.textContent = sourceLabel(source);
+    }
+    list.append(item);
+  });
+  return el("details", { className: "ask-sources" }, summary, list);
+}
+
+// Suggested follow-ups from the headings of the sources the answer cites (else all of
+// them): one button per section not already the subject of the question.
+export function followUps(text, sources, question, limit = 3) {
+  const cited = new Set([...text.matchAll(/\[(\d{1,2})\]/g)].map((m) => Number(m[1])));
+  const pool = sources.filter((_, i) => !cited.size || cited.has(i + 1));
+  const asked = question.toLowerCase();
+  const seen = new Set();
+  const out = [];
+  for (const source of [...pool, ...sources]) {
+    const topic = source.heading || source.title;
+    const key = topic.toLowerCase();
+    if (!topic || seen.has(key) || asked.includes(key)) continue;
+    seen.add(key);
+    out.push(t("followUp", topic));
+    if (out.length >= limit) break;
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+"""The Ask AI experience in real headless Chromium (issue #19), desktop and phone, light and
+dark: an answer with inline citations, copy buttons and follow-ups; the model-down fallback
+with the sources and a retry; the daily limit with its reset time and a disabled input.
+Each test is its own visitor (its own X-Forwarded-For address, trusted by this server).
+Screenshots go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import VIEWPORTS, Site, chat_config, wait_ready
+from tests.llm.scripted import Reply, openai_text, scripted_server
+from tests.reader.fixtures import build_tree
+from tests.reader.serve import serving, toml_config
+
+pytestmark = pytest.mark.browser
+DAILY_LIMIT = 2
+ANSWER = [
+    "Install it with pip [1]:\n\n",
+    "```sh\npip install fixture\n```\n\n",
+    "Then configure it [2].",
+]
+_addresses = itertools.count(10)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    base = tmp_path_factory.mktemp("ask-experience")
+    build_tree(base)
+    env = {
+        "ASKDOCS_SERVER__TRUSTED_PROXY_HEADER": "x-forwarded-for",
+        "ASKDOCS_ASK__DAILY_VISITOR_LIMIT": str(DAILY_LIMIT),
+        "ASKDOCS_BOT_CHECK__ALLOW_PUBLIC_ASK_WITHOUT_BOT_CHECK": "true",
+    }
+    with scripted_server() as model:
+        config = toml_config(base, index=True, extra=chat_config(model))
+        with serving(base / "data", config, env) as server:
+            wait_ready(server.url)
+            yield Site(server, model, base)
+
+
+@pytest.fixture(
+    params=[(v, c) for v in sorted(VIEWPORTS) for c in ("light", "dark")],
+    ids=lambda p: f"{p[0]}-{p[1]}",
+)
+def page(request: pytest.FixtureRequest, browser: Browser, site: Site) -> Iterator[Page]:
+    viewport, scheme = request.param
+    context = browser.new_context(
+        viewport=VIEWPORTS[viewport],  # type: ignore[arg-type]
+        color_scheme=scheme,
+        extra_http_headers={"X-Forwarded-For": f"203.0.113.{next(_addresses)}"},
+    )
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error",) else None)
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.viewport_name = f"{viewport}-{scheme}"  # type: ignore[attr-defined]
+    yield page
+    context.close()
+    # a refused request (the 429/503 these tests provoke) logs a console error by design
+    assert [p for p in problems if "status of 429" not in p and "status of 503" not in p] == []
+
+
+def shot(page: Page, artifacts: Path, name: str) -> None:
+    path = artifacts / f"{page.viewport_name}-{name}.png"  # type: ignore[attr-defined]
+    page.screenshot(path=str(path), animations="disabled")
+
+
+def open_ask(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.click("#ask-open")
+    expect(page.locator("#ask-input")).to_be_focused()
+
+
+def ask(page: Page, question: str) -> None:
+    page.fill("#ask-input", question)
+    page.keyboard.press("Enter")
+
+
+def test_answer_cites_copies_and_suggests_follow_ups(
+    page: Page, site: Site, artifacts: Path
+) -> None:
+    site.model.script(Reply(openai_text(ANSWER)), Reply(openai_text(["More on that [1]."])))
+    open_ask(page, site.url + "/docs/guide/configure")
+    expect(page.locator("#ask-remaining")).to_have_text(f"{DAILY_LIMIT} questions left today")
+    ask(page, "How do I install fixture with pip?")
+    answer = page.locator(".turn-answer").last
+    expect(answer).to_have_attribute("aria-busy", "false")
+    cites = answer.locator(".answer-text a.cite")
+    expect(cites.first).to_have_text("1")
+    first_source = answer.locator(".ask-sources li a").first
+    assert cites.first.get_attribute("href") == first_source.get_attribute("href")
+    expect(answer.locator(".ask-sources summary")).to_contain_text("Sources")
+    expect(answer.locator(".ask-sources li").first).to_be_hidden()  # collapsed to one line
+    expect(page.locator("#ask-remaining")).to_have_text("1 question left today")
+    follow_ups = answer.locator(".follow-up")
+    expect(follow_ups.first).to_be_visible()
+    shot(page, artifacts, "ask-cited-answer")
+    answer.locator(".copy-code").click()
+    expect(answer.locator(".copy-code")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == "pip install fixture"
+    answer.locator(".copy-answer").click()
+    assert page.evaluate("navigator.clipboard.readText()") == "".join(ANSWER)
+    follow_up = follow_ups.first.text_content() or ""
+    follow_ups.first.click()
+    expect(page.locator(".turn-user").last).to_have_text(re.compile(re.escape(follow_up)))
+    expect(page.locator(".turn-answer").last.locator(".answer-text")).to_have_text(
+        "More on that 1."
+    )
+
+
+def test_model_down_shows_sources_and_a_retry(page: Page, site: Site, artifacts: Path) -> None:
+    site.model.replies.clear()  # no scripted reply: the model answers 500
+    open_ask(page, site.url + "/")
+    ask(page, "How do I install fixture with pip?")
+    answer = page.locator(".turn-answer").last
+    alert = answer.locator(".ask-error")
+    expect(alert).to_have_text(
+        "The assistant is unavailable right now. Here are the most relevant pages."
+    )
+    expect(answer).not_to_contain_text("500")
+    expect(answer).not_to_contain_text("openai")
+    expect(answer.locator(".ask-sources li a").filter(has_text="Install with pip")).to_be_visible()
+    shot(page, artifacts, "ask-model-down")
+    site.model.script(Reply(openai_text(["Use pip."])))
+    answer.locator(".retry").click()
+    answer = page.locator(".turn-answer").last
+    expect(answer.locator(".answer-text")).to_have_text("Use pip.")
+    expect(page.locator(".turn-user")).to_have_count(1)  # retried in place
+
+
+def test_the_daily_limit_says_when_it_resets_and_disables_the_input(
+    page: Page, site: Site, artifacts: Path
+) -> None:
+    site.model.script(*(Reply(openai_text([f"Answer {n}."])) for n in range(DAILY_LIMIT)))
+    open_ask(page, site.url + "/")
+    for n in range(DAILY_LIMIT):
+        ask(page, f"How do I install fixture with pip, take {n}?")
+        expect(page.locator(".turn-answer").last).to_have_attribute("aria-busy", "false")
+    footer = page.locator("#ask-remaining")
+    expect(footer).to_have_text(
+        re.compile(r"You have used today's questions\. You can ask again at .*\d\d.\d\d")
+    )
+    expect(page.locator("#ask-input")).to_be_disabled()
+    expect(page.locator("#ask-send")).to_be_disabled()
+    shot(page, artifacts, "ask-limit-reached")
+    page.reload()  # the state holds for a fresh page: the counter is read before a question
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.click("#ask-open")
+    expect(page.locator("#ask-input")).to_be_disabled()
+    expect(footer).to_contain_text("You can ask again at")
