@@ -40,7 +40,9 @@ class Gate:
 async def test_abandoned_calls_cannot_exceed_the_pool() -> None:
     pool, gate = BlockingPool(2), Gate()
     try:
-        for _ in range(6):  # every caller gives up; the two running calls keep their threads
+        for running in (1, 2):  # each gives up once its call runs: it keeps its thread
+            await _abandon_once_running(pool, gate, running)
+        for _ in range(4):  # both threads taken: these give up while queued
             with anyio.move_on_after(0.05):
                 await pool.run(gate.call)
         assert gate.started == 2
@@ -52,6 +54,17 @@ async def test_abandoned_calls_cannot_exceed_the_pool() -> None:
     finally:
         gate.release.set()
         pool.close()
+
+
+async def _abandon_once_running(pool: BlockingPool, gate: Gate, running: int) -> None:
+    """Call ``gate.call`` through the pool and give up as soon as ``running`` calls started
+    (an order, not a delay: on a loaded machine a thread may take long to pick a call up)."""
+    async with anyio.create_task_group() as group:
+        group.start_soon(pool.run, gate.call)
+        with anyio.fail_after(30):
+            while gate.started < running:
+                await anyio.sleep(0.01)
+        group.cancel_scope.cancel()
 
 
 async def test_results_and_errors_come_back() -> None:

@@ -50,6 +50,7 @@ class ModelServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     title_requests: list[dict[str, Any]] = field(default_factory=list)
     pieces_sent: threading.Event = field(default_factory=threading.Event)
+    text_chunks: list[bytes] = field(default_factory=list)  # every text piece, as sent
     port: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -223,6 +224,7 @@ def _model_handler(state: ModelServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(chunk)
                 self.wfile.flush()
                 if is_text:
+                    state.text_chunks.append(chunk)
                     state.pieces_sent.set()
             self.close_connection = True
 

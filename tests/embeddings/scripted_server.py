@@ -2,17 +2,21 @@
 
 It speaks plain HTTP/1.1 through the standard library, so the provider code runs its real
 httpx client end to end. Modes besides a normal reply: ``hang`` (read the request, never
-answer) and ``trickle`` (send headers, then one body byte at a time, forever). Both end
-when the server stops.
+answer) and ``trickle`` (send headers, then one body byte at a time). Both end when the
+server stops, or after ``HANG_LIMIT_SECONDS``: a client that never gives up then fails its
+test instead of stalling it.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HANG_LIMIT_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, reply: Reply) -> None:
             if reply.mode == "hang":
-                server.released.wait()
+                server.released.wait(HANG_LIMIT_SECONDS)
                 return
             self.send_response(reply.status)
             self.send_header("content-type", "application/json")
@@ -102,7 +106,8 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("content-length", "1000000")
             self.end_headers()
             self.wfile.flush()
-            while not server.released.wait(0.05):  # pacing, not synchronisation
+            until = time.monotonic() + HANG_LIMIT_SECONDS
+            while not server.released.wait(0.05) and time.monotonic() < until:  # pacing
                 try:
                     self.wfile.write(b" ")
                     self.wfile.flush()

@@ -89,13 +89,16 @@ def test_back_off_is_full_jitter_and_grows() -> None:
 def test_concurrent_requests_to_one_provider_are_capped(server: ScriptedServer) -> None:
     ok = openai_script(8)
     lock, in_flight, peak = threading.Lock(), [0], [0]
-    release = threading.Event()
+    two_at_once, release = threading.Event(), threading.Event()
 
     def script(request: Received) -> Reply:
         with lock:
             in_flight[0] += 1
             peak[0] = max(peak[0], in_flight[0])
-        release.wait(0.2)  # pacing: keep requests overlapping
+            if in_flight[0] >= 2:
+                two_at_once.set()
+        two_at_once.wait(30)  # the cap admits two: hold each until two overlap, however slow
+        release.wait(0.2)  # pacing: room for a third to arrive if the cap let it through
         with lock:
             in_flight[0] -= 1
         return ok(request)

@@ -20,6 +20,7 @@ from askdocs.guard.botcheck import (
 )
 from askdocs.settings import BotCheckSettings, RootConfig, Settings, SiteConfig
 from tests.llm.scripted import Reply, ScriptedServer, scripted_server
+from tests.support.timing import bounded
 
 HOSTS = {"docs.acme.com", "acme.askdocs.example"}
 
@@ -82,7 +83,7 @@ async def test_hung_siteverify_is_503_within_the_timeout(siteverify: ScriptedSer
     with pytest.raises(ServiceUnavailable) as caught:
         await check(siteverify, 0.3).verify("tok", action="ask", hostnames=HOSTS, remote_ip=None)
     assert caught.value.code == "bot_check_unavailable"
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < bounded(0.3)  # the server hangs for 30 s
 
 
 def test_turnstile_needs_a_secret() -> None:

@@ -48,15 +48,40 @@ def test_first_build_embeds_everything_and_becomes_current(
     assert store.backend.count(info.name) == 18
 
 
-def test_rebuild_without_changes_is_a_noop(store: IndexStore, embedder: HashingEmbedder) -> None:
+def test_rebuild_without_changes_is_a_noop(
+    store: IndexStore, embedder: HashingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = build(store, embedder, "docs", corpus())
     embedder.embedded.clear()
+    touched = _record_collection_work(store, monkeypatch)
     again = build(store, embedder, "docs", list(reversed(corpus())))
     assert again.unchanged
     assert again.collection == first.collection
     assert (again.embedded, again.reused) == (0, 18)
     assert embedder.embedded == []
-    assert again.seconds < 0.5
+    assert touched == []  # no point read, written, copied or counted: the cheap path
+    assert store.backend.collections() == [first.collection]
+
+
+COLLECTION_WORK = (
+    "create", "derive", "delete", "upsert", "seal", "scroll", "dense_vectors", "count",
+    "set_pointer", "drop",
+)  # fmt: skip
+
+
+def _record_collection_work(store: IndexStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the backend's per-collection operations called from now on."""
+    touched: list[str] = []
+    backend = store.backend
+    for name in COLLECTION_WORK:
+        real = getattr(backend, name)
+
+        def spy(*args: object, _name: str = name, _real: object = real, **kw: object) -> object:
+            touched.append(_name)
+            return _real(*args, **kw)  # type: ignore[operator]
+
+        monkeypatch.setattr(backend, name, spy)
+    return touched
 
 
 def test_editing_one_paragraph_embeds_only_that_chunk(

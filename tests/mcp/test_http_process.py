@@ -21,7 +21,9 @@ from tests.mcp.conftest import (
     process_env,
     start_http,
 )
+from tests.support.timing import bounded
 
+API_TIMEOUT = 1.0
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -111,7 +113,7 @@ def test_server_mode_tool_error_within_its_bound_when_the_api_fails(
 ) -> None:
     hung = _hung_listener() if api == "hung" else None
     port = hung.getsockname()[1] if hung else _closed_port()
-    env = process_env(tmp_path, ASKDOCS_MCP__API_TIMEOUT_SECONDS="1")
+    env = process_env(tmp_path, ASKDOCS_MCP__API_TIMEOUT_SECONDS=str(API_TIMEOUT))
     server = start_http(["--api-url", f"http://127.0.0.1:{port}"], env)
 
     async def call() -> tuple[bool, str, float]:
@@ -130,7 +132,7 @@ def test_server_mode_tool_error_within_its_bound_when_the_api_fails(
     assert is_error
     assert ("not reachable" if api == "down" else "did not answer in time") in text
     assert "Traceback" not in text
-    assert seconds < 5.0
+    assert seconds < bounded(API_TIMEOUT)  # a hung API never answers; the tool bound is 30 s
 
 
 def test_a_session_only_answers_the_credential_that_created_it(

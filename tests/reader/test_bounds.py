@@ -3,7 +3,7 @@ output size is capped, and a stuck render never blocks the next one (RX-01/02)."
 
 from __future__ import annotations
 
-import time
+import os
 from collections.abc import Iterator
 
 import httpx
@@ -21,6 +21,7 @@ from tests.reader.pathological import CASES, sized
 
 BUDGET = 0.5
 SIZE = 128 * 1024
+SLOW = {"many link openers with no closers"}  # ~9 s unbounded at this size (anchors RX-01)
 
 
 @pytest.fixture(scope="module")
@@ -32,13 +33,24 @@ def pool() -> Iterator[RenderPool]:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_pathological_input_is_bounded(pool: RenderPool, name: str) -> None:
-    text = sized(CASES[name], SIZE)
-    started = time.monotonic()
-    outcome = _render_or_reason(pool, text)
+    pool.render(MarkupJob("warm", ()))
+    [worker] = pool.idle_worker_pids()
+    outcome = _render_or_reason(pool, sized(CASES[name], SIZE))
     assert outcome in ("ok", "timeout", "too-large")
-    assert time.monotonic() - started < BUDGET + 1.5
+    if name in SLOW:
+        assert outcome == "timeout"
+    if outcome == "timeout":  # cut at the budget: its worker was killed, not left running
+        assert not _running(worker)
     healthy = pool.render(MarkupJob("# Fine\n\nStill **works**.", ("fine",)))
     assert "<strong>works</strong>" in healthy.html
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _render_or_reason(pool: RenderPool, text: str) -> str:
@@ -75,21 +87,18 @@ def test_worker_side_output_cap() -> None:
 
 @pytest.mark.anyio
 async def test_pathological_article_is_503_and_others_still_render(tree: Tree) -> None:
-    (tree.docs / "slow.md").write_text("# Slow\n\n" + "[ a_" * 2500 + "\n")
+    (tree.docs / "slow.md").write_text("# Slow\n\n" + "[ a_" * 5000 + "\n")  # ~3 s unbounded
     settings = fixture_settings(tree.base, reader={"render_timeout_seconds": 0.2})
     app = create_app(settings, AskDocs(settings))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
         await http.get("/api/docs/catalog", params={"locale": "en"})  # warm the corpus cache
-        started = time.monotonic()
-        slow = await http.get("/api/docs/articles/slow", params={"locale": "en"})
-        elapsed = time.monotonic() - started
+        slow = await http.get("/api/docs/articles/slow", params={"locale": "en"})  # cut at 0.2 s
         again = await http.get("/api/docs/articles/slow", params={"locale": "en"})
         fine = await http.get("/api/docs/articles/guide/install", params={"locale": "en"})
     app.state.askdocs.reader.close()
     assert slow.status_code == 503
     assert slow.json()["error"]["code"] == "docs-unavailable"
-    assert elapsed < 2.0
     assert again.status_code == 503
     assert fine.status_code == 200
 

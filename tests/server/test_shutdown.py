@@ -1,6 +1,8 @@
-"""Defect 9 (part) of the hardening battery: SIGTERM stops ``askdocs serve`` within 3 s even
-while the background indexer is in the middle of an embedding batch (here a hosted
-embedder that never answers), and the next run resumes what was embedded."""
+"""Defect 9 (part) of the hardening battery: SIGTERM stops ``askdocs serve`` without waiting
+for the background indexer's embedding batch in flight (here a hosted embedder that does
+not answer for 60 s, with a 120 s request timeout): the stop is bounded by the 3 s
+shutdown limit plus a loaded-CI allowance, far below the batch. The 3 s figure itself is
+measured by ``bench/battery`` (shutdown)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 from tests.embeddings.scripted_server import Reply, ScriptedServer
 from tests.server.conftest import write_docs
 from tests.server.process import serving
+from tests.support.timing import bounded
 
 SHUTDOWN_LIMIT = 3.0
 
@@ -25,6 +28,7 @@ def test_sigterm_mid_batch_stops_serve_within_3s(tmp_path: Path) -> None:
         "ASKDOCS_EMBEDDING__MODEL": "m",
         "ASKDOCS_EMBEDDING__BASE_URL": f"{embedder.url}/v1",
         "ASKDOCS_EMBEDDING__DIMENSION": "8",
+        "ASKDOCS_EMBEDDING__TIMEOUT_SECONDS": "120",
         "ASKDOCS_INDEX__FIRST_RUN_DELAY_SECONDS": "0",
     }
     try:
@@ -39,4 +43,4 @@ def test_sigterm_mid_batch_stops_serve_within_3s(tmp_path: Path) -> None:
             elapsed = time.monotonic() - started
     finally:
         embedder.stop()
-    assert elapsed < SHUTDOWN_LIMIT, f"serve took {elapsed:.1f} s to stop"
+    assert elapsed < bounded(SHUTDOWN_LIMIT), f"serve took {elapsed:.1f} s to stop"

@@ -94,6 +94,11 @@ class RenderPool:
             raise RenderFailed(f"rendered HTML is too large ({value} characters)")
         raise RenderFailed(f"rendering failed: {value}")
 
+    def idle_worker_pids(self) -> list[int]:
+        """Process ids of the workers waiting for a render (diagnostics and tests)."""
+        with self._lock:
+            return [worker.process.pid for worker in self._idle]
+
     def _take(self) -> _Worker:
         with self._lock:
             if self._closed:
