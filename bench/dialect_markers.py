@@ -18,7 +18,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from askdocs.corpus import read_site
+from askdocs.ingest import read_site
 from askdocs.settings import CorpusSettings
 from askdocs.sites import folder_site
 from shared_data import require, shared

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from askdocs.corpus import read_site
 from askdocs.embeddings.local import LocalEmbedder
 from askdocs.embeddings.local_model import bundled_model_dir
+from askdocs.ingest import read_site
 from askdocs.settings import CorpusSettings
 from askdocs.sites import folder_site
 from shared_data import require, shared

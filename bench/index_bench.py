@@ -25,8 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from askdocs.corpus import read_site
 from askdocs.embeddings.registry import create_embedder
+from askdocs.ingest import read_site
 from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site

@@ -40,10 +40,10 @@ from pathlib import Path
 
 import numpy as np
 
-from askdocs.corpus import read_site
 from askdocs.embeddings.protocol import Embedder, Vectors
 from askdocs.embeddings.registry import create_embedder
 from askdocs.index import build_index, open_store
+from askdocs.ingest import read_site
 from askdocs.search import lexical
 from askdocs.search.evalset import parse_questions
 from askdocs.service import AskDocs

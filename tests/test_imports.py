@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from askdocs.devtools.imports import Graph, cycles, graph
+from askdocs.devtools.imports import Graph, cycles, graph, packages
 
 
 def test_the_package_has_no_import_cycle() -> None:
@@ -13,6 +13,19 @@ def test_the_package_has_no_import_cycle() -> None:
     assert "askdocs.app" in edges
     assert "askdocs.service" in edges["askdocs.app"]
     assert cycles(edges) == []
+
+
+def test_no_two_packages_import_each_other() -> None:
+    folded = packages(graph())
+    assert "askdocs.chunking" in folded["askdocs.ingest"]
+    assert "askdocs.corpus" in folded["askdocs.chunking"]
+    assert cycles(folded) == []
+
+
+def test_a_package_cycle_is_found_through_submodules() -> None:
+    edges: Graph = {"askdocs.a.x": {"askdocs.b.y"}, "askdocs.b.y": {"askdocs.a.z"}}
+    edges["askdocs.a.z"] = set()
+    assert cycles(packages(edges)) == [["askdocs.a", "askdocs.b"]]
 
 
 def test_a_cycle_is_found_and_reported() -> None:

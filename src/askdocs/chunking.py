@@ -22,11 +22,11 @@ in ``Chunk.heading`` and is part of the embedded text ``"{title} — {heading}\\
 
 from __future__ import annotations
 
-import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askdocs.corpus.markdown import block_tokens
+from askdocs.corpus.urls import format_url
 from askdocs.types import Chunk, Page, Section
 
 # Bump whenever the chunk text, ids or URLs a given input produces could change.
@@ -34,7 +34,6 @@ CHUNKER_VERSION = "askdocs-chunker-4"
 # A section whose own text is at most this long and that is directly followed by its first
 # sub-section only introduces it: that sub-section carries the introduction as context.
 INTRO_MAX_CHARS = 400
-URL_FIELDS = frozenset({"slug", "path", "anchor", "locale"})
 
 
 @dataclass(frozen=True)
@@ -178,14 +177,3 @@ def _chunk(page: Page, piece: _Piece, text: str, url_template: str) -> Chunk:
         text=text,
         context=piece.context,
     )
-
-
-def format_url(template: str, *, slug: str, path: str, anchor: str, locale: str) -> str:
-    """Fill a URL template; with no anchor a dangling ``#`` is dropped."""
-    url = template.format(slug=slug, path=path, anchor=anchor, locale=locale)
-    return url[:-1] if not anchor and url.endswith("#") else url
-
-
-def template_fields(template: str) -> set[str]:
-    """The placeholder names a URL template uses (to validate it before use)."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

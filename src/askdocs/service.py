@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.query_cache import QueryCache
@@ -23,6 +22,7 @@ from askdocs.embeddings.registry import create_embedder
 from askdocs.errors import AskDocsError, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
 from askdocs.indexing import ActivityMonitor
+from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.search import lexical
 from askdocs.search.retrieval import Retriever, SearchRequest
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
@@ -72,7 +72,7 @@ class AskDocs:
         self.settings = settings
         self.catalog = _catalog(settings, sites)
         self.monitor = monitor or ActivityMonitor()
-        self.corpus_cache = CorpusCache()
+        self.corpus_cache = IngestCache()
         self.freshness = FreshnessReader()
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None

@@ -46,7 +46,7 @@ class RootConfig(BaseModel):
     url_template: str | None = None  # overrides the site's template for this root
     # The Markdown dialect of this root; None: the site's, else detected (docs/corpus.md)
     dialect: Literal["mkdocs", "docusaurus", "vitepress", "myst", "gfm"] | None = None
-    # glob -> page kind ("guide" | "changelog"), before automatic detection (search.pagekind)
+    # glob -> page kind ("guide" | "changelog"), before automatic detection (corpus.pagekind)
     page_kinds: dict[str, Literal["guide", "changelog"]] = Field(default_factory=dict)
 
 

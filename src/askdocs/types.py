@@ -79,7 +79,7 @@ class Chunk:
     # Text lent by a short introducing parent section (see chunking.with_intros). It is
     # searched and embedded with the chunk but is not part of the chunk's own text.
     context: str = ""
-    kind: str = "guide"  # the page kind (search.pagekind): "guide" or "changelog"
+    kind: str = "guide"  # the page kind (corpus.pagekind): "guide" or "changelog"
 
     @property
     def id(self) -> str:
@@ -152,7 +152,7 @@ class Hit:
     chunk_id: str = ""
     freshness: Freshness | None = None
     cosine: float | None = None  # best query cosine among the section's chunks (hybrid mode)
-    kind: str = "guide"  # the page kind (search.pagekind): "guide" or "changelog"
+    kind: str = "guide"  # the page kind (corpus.pagekind): "guide" or "changelog"
 
 
 SearchMode = Literal["hybrid", "keyword"]

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from askdocs.corpus import read_site
 from askdocs.errors import Forbidden, InvalidInput, NotFound
+from askdocs.ingest import read_site
 from tests.admin.world import World, db_state, tree_state
 
 NEW_PAGE = {"siteId": "alpha", "path": "guide/new.md", "content": "# New\n\nHello.\n"}

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from askdocs.cli import cli
-from askdocs.corpus import read_site
 from askdocs.errors import ConfigError
+from askdocs.ingest import read_site
 from askdocs.settings import load_settings
 from tests.conftest import FRIGATE_DOCS, HTTPX_DOCS
 

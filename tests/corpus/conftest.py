@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.corpus import CorpusSnapshot, read_site
+from askdocs.ingest import CorpusSnapshot, read_site
 from askdocs.settings import CorpusSettings, RootConfig, SiteConfig
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
+from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.settings import CorpusSettings
 from tests.corpus.conftest import site_of, write
 
@@ -20,7 +20,7 @@ def tree(docs: Path) -> Path:
     return docs
 
 
-def snap(docs: Path, cache: CorpusCache, settings: CorpusSettings | None = None) -> CorpusSnapshot:
+def snap(docs: Path, cache: IngestCache, settings: CorpusSettings | None = None) -> CorpusSnapshot:
     return read_site(site_of(docs), settings or CorpusSettings(), cache)
 
 
@@ -29,7 +29,7 @@ def by_path(snapshot: CorpusSnapshot) -> dict[str, object]:
 
 
 def test_unchanged_tree_reuses_everything(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     first = snap(tree, cache)
     second = snap(tree, cache)
     assert second is first
@@ -37,7 +37,7 @@ def test_unchanged_tree_reuses_everything(tree: Path) -> None:
 
 
 def test_edit_rereads_only_that_file(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     first = snap(tree, cache)
     before = by_path(first)
     write(tree, "b.md", "# B\n\nBeta text, edited and longer.\n")
@@ -52,7 +52,7 @@ def test_edit_rereads_only_that_file(tree: Path) -> None:
 
 
 def test_same_size_edit_is_seen(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     first = snap(tree, cache)
     path = tree / "a.md"
     stat = path.stat()
@@ -64,7 +64,7 @@ def test_same_size_edit_is_seen(tree: Path) -> None:
 
 
 def test_rename_is_seen(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     first = snap(tree, cache)
     (tree / "guide/c.md").rename(tree / "guide/renamed.md")
     second = snap(tree, cache)
@@ -74,7 +74,7 @@ def test_rename_is_seen(tree: Path) -> None:
 
 
 def test_delete_and_add_are_seen(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     first = snap(tree, cache)
     (tree / "b.md").unlink()
     write(tree, "d.md", "# D\n\nDelta.\n")
@@ -85,7 +85,7 @@ def test_delete_and_add_are_seen(tree: Path) -> None:
 
 
 def test_metadata_only_change_changes_the_revision(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     first = snap(tree, cache)
     write(tree, "a.md", "---\norder: 1\n---\n# A\n\nAlpha text.\n")
     second = snap(tree, cache)
@@ -94,7 +94,7 @@ def test_metadata_only_change_changes_the_revision(tree: Path) -> None:
 
 
 def test_file_becoming_invalid_and_valid_again(tree: Path) -> None:
-    cache = CorpusCache()
+    cache = IngestCache()
     snap(tree, cache)
     write(tree, "a.md", "---\norder: nope\n---\n# A\n")
     broken = snap(tree, cache)
@@ -108,7 +108,7 @@ def test_file_becoming_invalid_and_valid_again(tree: Path) -> None:
 
 def test_settings_change_is_not_served_from_the_cache(tree: Path) -> None:
     write(tree, "a.md", "# A\n\nAlpha text.\n\n## Sub\n\nMore.\n")
-    cache = CorpusCache()
+    cache = IngestCache()
     merged = snap(tree, cache, CorpusSettings(split_level=1))
     other = snap(tree, cache, CorpusSettings(split_level=2, min_chars=0))
     assert other is not merged
@@ -119,7 +119,7 @@ def test_settings_change_is_not_served_from_the_cache(tree: Path) -> None:
 def test_sites_share_one_cache_without_evicting_each_other(tree: Path, tmp_path: Path) -> None:
     other_root = tmp_path / "other"
     write(other_root, "x.md", "# X\n")
-    cache = CorpusCache()
+    cache = IngestCache()
     first = read_site(site_of(tree), CorpusSettings(), cache)
     other = read_site(
         site_of(other_root).model_copy(update={"id": "other"}), CorpusSettings(), cache

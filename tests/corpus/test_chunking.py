@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 from askdocs.chunking import (
     INTRO_MAX_CHARS,
     chunk_page,
-    format_url,
     merge_pieces,
     split_blocks,
 )
 from askdocs.corpus.documents import ParseOptions, parse_document
 from askdocs.corpus.markdown import parse_markdown
+from askdocs.corpus.urls import format_url
 from askdocs.types import Chunk, Page
 
 OPTIONS = ParseOptions(("en", "cs", "sk"), "en", 3)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.corpus import CorpusSnapshot, read_site
 from askdocs.corpus.dialects.detect import detect_dialect
+from askdocs.ingest import CorpusSnapshot, read_site
 from askdocs.reader.catalog import categorise, neighbours
 from askdocs.settings import CorpusSettings, RootConfig
 from tests.corpus.conftest import read, site_of, write

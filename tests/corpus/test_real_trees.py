@@ -7,13 +7,13 @@ from collections import defaultdict
 
 import pytest
 
-from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
 from askdocs.corpus import cache as corpus_cache
+from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.settings import CorpusSettings
 from askdocs.sites import folder_site
 from tests.conftest import EVAL_DIR, FASTAPI_DOCS, FRIGATE_DOCS
 
-CACHE = CorpusCache()
+CACHE = IngestCache()
 
 
 @pytest.fixture(scope="module")

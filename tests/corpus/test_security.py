@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.corpus import CorpusSnapshot, read_site
 from askdocs.corpus.safe_read import read_markdown
 from askdocs.errors import ConfigError, CorpusError, DecodeError, FileTooLarge, UnsafePath
+from askdocs.ingest import CorpusSnapshot, read_site
 from askdocs.settings import CorpusSettings, RootConfig
 from tests.corpus.conftest import read, site_of, write
 

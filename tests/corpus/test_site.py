@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.corpus import read_site
 from askdocs.corpus.globs import compile_globs
 from askdocs.errors import ConfigError
+from askdocs.ingest import read_site
 from askdocs.settings import DEFAULT_EXCLUDE, CorpusSettings, RootConfig
 from tests.corpus.conftest import read, site_of, write
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.corpus import CorpusSnapshot, read_site
 from askdocs.errors import NotFound
+from askdocs.ingest import CorpusSnapshot, read_site
 from askdocs.mcp.pages import (
     article_output,
     catalog_pages,

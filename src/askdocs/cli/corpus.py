@@ -9,8 +9,8 @@ import click
 
 from askdocs.cli.context import CliContext
 from askdocs.cli.paths import require_folder
-from askdocs.corpus import CorpusSnapshot, read_site
-from askdocs.corpus.diagnostics import DialectReport, dialect_report
+from askdocs.ingest import CorpusSnapshot, read_site
+from askdocs.ingest.diagnostics import DialectReport, dialect_report
 from askdocs.sites import folder_site
 from askdocs.types import Page
 

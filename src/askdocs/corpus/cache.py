@@ -1,9 +1,9 @@
-"""The stat cache: parsed files, built pages and chunk tuples reused while a file is unchanged.
+"""The stat cache: parsed files and built pages reused while a file is unchanged.
 
 Entries are keyed by (site, root, path) and validated by the file's inode, device,
-mtime, ctime and size (seed 003) plus the parse settings. Every ``read_site`` rescans
+mtime, ctime and size (seed 003) plus the parse settings. Every ``read_pages`` rescans
 membership and keeps only the entries it saw, so removed and renamed files retire their
-entries. A cache may be shared by threads: ``read_site`` holds its lock while reading.
+entries. A cache may be shared by threads: ``read_pages`` holds its lock while reading.
 """
 
 from __future__ import annotations
@@ -17,45 +17,36 @@ from askdocs.corpus.dialects.includes import Included, expand_includes
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.corpus.safe_read import StatKey, read_markdown
 from askdocs.errors import CorpusError
-from askdocs.types import Chunk, Page, PageError
+from askdocs.types import Page, PageError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from askdocs.corpus.snapshot import CorpusSnapshot
+    from askdocs.corpus.pages import CorpusPages
 
 EntryKey = tuple[str, str]  # (root path, relative path)
 
 
 @dataclass
 class FileEntry:
-    """One file's cached state; ``page``/``chunks`` are reused while their inputs match."""
+    """One file's cached state; ``page`` is reused while its inputs match."""
 
     key: StatKey
     settings: tuple[ParseOptions, int]
     result: SourceDoc | PageError
     page_inputs: tuple[object, ...] | None = None
     page: Page | None = None
-    chunk_inputs: tuple[object, ...] | None = None
-    chunks: tuple[Chunk, ...] = ()
 
     def page_for(self, inputs: tuple[object, ...], build: Callable[[], Page]) -> Page:
         if self.page is None or self.page_inputs != inputs:
             self.page, self.page_inputs = build(), inputs
         return self.page
 
-    def chunks_for(
-        self, inputs: tuple[object, ...], build: Callable[[], tuple[Chunk, ...]]
-    ) -> tuple[Chunk, ...]:
-        if self.chunk_inputs is None or self.chunk_inputs != inputs:
-            self.chunks, self.chunk_inputs = build(), inputs
-        return self.chunks
-
 
 @dataclass
 class SiteCache:
     entries: dict[EntryKey, FileEntry] = field(default_factory=dict)
-    last: CorpusSnapshot | None = None
+    last: CorpusPages | None = None
 
 
 SiteKey = tuple[str, tuple[str, ...]]  # (site id, resolved root paths)

@@ -1,9 +1,10 @@
-"""``read_site``: a site's roots -> a ``CorpusSnapshot`` (pages, chunks, errors, revision).
+"""``read_pages``: a site's roots -> ``CorpusPages`` (pages, errors, warnings).
 
 Order of work: check the configuration (the only thing that raises), rescan each root's
 membership, reuse or re-read each file through the stat cache, group locale variants
-with their original, apply first-root-wins on slugs, then chunk. Per-file problems become
-``PageError`` entries; oddities that drop nothing important become warnings.
+with their original, apply first-root-wins on slugs, then label each page with its URL
+template and kind. Per-file problems become ``PageError`` entries; oddities that drop
+nothing important become warnings. Chunking is the next step (``askdocs.ingest``).
 """
 
 from __future__ import annotations
@@ -11,20 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from askdocs import chunking
 from askdocs.corpus.cache import CorpusCache, EntryKey, FileEntry, SiteCache, load_entry
 from askdocs.corpus.dialects.nav import NavEntry
 from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
-from askdocs.corpus.snapshot import CorpusSnapshot
+from askdocs.corpus.pagekind import page_kind
+from askdocs.corpus.pages import CorpusPages, SourcePage
 from askdocs.corpus.sources import Root, resolve_roots, scan_root
-from askdocs.search.pagekind import page_kind
 from askdocs.settings import CorpusSettings, SiteConfig
-from askdocs.types import Chunk, Page, PageError
+from askdocs.types import Page, PageError
 
 
 @dataclass
 class _Run:
-    """The mutable state of one ``read_site`` call."""
+    """The mutable state of one ``read_pages`` call."""
 
     site: SiteConfig
     settings: CorpusSettings
@@ -34,14 +34,14 @@ class _Run:
     errors: list[PageError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # slug -> "root-index:path"
-    pages: list[tuple[Page, tuple[Chunk, ...]]] = field(default_factory=list)
+    pages: list[SourcePage] = field(default_factory=list)
     dialects: list[tuple[str, str, str]] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostics]] = field(default_factory=list)
 
 
-def read_site(
+def read_pages(
     site: SiteConfig, settings: CorpusSettings, cache: CorpusCache | None = None
-) -> CorpusSnapshot:
+) -> CorpusPages:
     """Read every page of ``site``. Raises ``ConfigError`` only for configuration errors."""
     roots = resolve_roots(site)
     locales = tuple(dict.fromkeys((site.default_locale, *settings.locales)))
@@ -55,20 +55,22 @@ def read_site(
         return _finish(run)
 
 
-def _finish(run: _Run) -> CorpusSnapshot:
+def _finish(run: _Run) -> CorpusPages:
     run.state.entries = run.entries
     last = run.state.last
     if last is not None and last.same_content(run.pages, run.errors, run.warnings):
         return last
-    snapshot = replace(
-        CorpusSnapshot.build(
-            run.site.id, run.options.default_locale, run.pages, run.errors, run.warnings
-        ),
+    pages = CorpusPages(
+        site=run.site.id,
+        default_locale=run.options.default_locale,
+        pages=tuple(run.pages),
+        errors=tuple(run.errors),
+        warnings=tuple(run.warnings),
         dialects=tuple(run.dialects),
         diagnostics=tuple(run.diagnostics),
     )
-    run.state.last = snapshot
-    return snapshot
+    run.state.last = pages
+    return pages
 
 
 def _read_root(run: _Run, root: Root) -> None:
@@ -174,18 +176,8 @@ def _add_page(
     template = root.url_template or (
         run.site.developer_url_template if audience == "developer" else run.site.user_url_template
     )
-    max_chars, min_chars = run.settings.max_chars, run.settings.min_chars
     kind = page_kind(doc.rel, page.meta, page.headings, root.configured_kind(doc.rel))
-    chunks = entry.chunks_for(
-        (page, template, max_chars, min_chars, kind),
-        lambda: _of_kind(
-            chunking.chunk_page(
-                page, url_template=template, max_chars=max_chars, min_chars=min_chars
-            ),
-            kind,
-        ),
-    )
-    run.pages.append((page, chunks))
+    run.pages.append(SourcePage(page, template, kind))
 
 
 def _order(doc: SourceDoc, nav: NavEntry | None) -> int | None:
@@ -214,8 +206,3 @@ def _meta(doc: SourceDoc, nav: NavEntry | None) -> dict[str, object]:
     if nav is not None and nav.section and "category" not in meta:
         meta["category"] = nav.section
     return meta
-
-
-def _of_kind(chunks: tuple[Chunk, ...], kind: str) -> tuple[Chunk, ...]:
-    """The page's chunks labelled with its kind (``search.pagekind``)."""
-    return chunks if kind == "guide" else tuple(replace(c, kind=kind) for c in chunks)

@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from askdocs.chunking import URL_FIELDS, template_fields
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.detect import Detection, detect_dialect
 from askdocs.corpus.dialects.nav import NavEntry, load_nav
 from askdocs.corpus.globs import GlobSet, compile_globs
+from askdocs.corpus.pagekind import PageKind
 from askdocs.corpus.safe_read import StatKey, file_kind
+from askdocs.corpus.urls import URL_FIELDS, template_fields
 from askdocs.errors import ConfigError
-from askdocs.search.pagekind import PageKind
 from askdocs.settings import RootConfig, SiteConfig
 from askdocs.types import Audience, PageError
 

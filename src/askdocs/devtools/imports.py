@@ -1,6 +1,7 @@
 """The package's import graph: ``python -m askdocs.devtools.imports`` prints, per module,
 the askdocs modules it imports (at module level or inside functions, ``TYPE_CHECKING``
-blocks aside), then every import cycle; exit status 1 when there is one.
+blocks aside), then every import cycle between modules and between top-level packages
+(``askdocs.corpus`` standing for all of ``corpus/``); exit status 1 when there is one.
 
 A package's ``__init__`` is the node ``askdocs.x``; ``from askdocs.x import y`` depends on
 the module ``askdocs.x.y`` when there is one, else on ``askdocs.x``.
@@ -67,6 +68,22 @@ def graph() -> Graph:
     return edges
 
 
+def packages(edges: Graph) -> Graph:
+    """The graph between top-level packages and modules (``askdocs.x.y`` counts as
+    ``askdocs.x``); imports inside one package are left out."""
+    folded: Graph = {}
+    for name, targets in edges.items():
+        here = package_of(name)
+        found = folded.setdefault(here, set())
+        found.update(package_of(target) for target in targets)
+        found.discard(here)
+    return folded
+
+
+def package_of(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
 def cycles(edges: Graph) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan, iterative)."""
     index: dict[str, int] = {}
@@ -113,7 +130,7 @@ def main() -> int:
     edges = graph()
     for name in sorted(edges):
         print(f"{name} -> {', '.join(sorted(edges[name])) or '-'}")
-    found = cycles(edges)
+    found = cycles(edges) + cycles(packages(edges))
     for component in found:
         print("CYCLE: " + " <-> ".join(component))
     print(f"{len(edges)} modules, {sum(map(len, edges.values()))} imports, {len(found)} cycles")

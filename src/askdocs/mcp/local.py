@@ -13,8 +13,8 @@ import anyio.to_thread
 
 from askdocs.answer.flow import Question, answer
 from askdocs.blocking import BlockingPool
-from askdocs.corpus import CorpusSnapshot
 from askdocs.corpus.freshness import freshness_json
+from askdocs.ingest import CorpusSnapshot
 from askdocs.llm.types import ChatMessage, ChatModel
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
 from askdocs.mcp.indexing import BackgroundIndex

@@ -6,8 +6,8 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from askdocs.chunking import format_url
 from askdocs.corpus.freshness import freshness_json
+from askdocs.corpus.urls import format_url
 from askdocs.errors import NotFound
 from askdocs.mcp.models import (
     ArticleOutput,

@@ -18,9 +18,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
 
-from askdocs.corpus import CorpusCache, CorpusSnapshot, read_site
 from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
+from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.reader import article as articles
 from askdocs.reader import catalog as catalogs
 from askdocs.reader.assets import ImageAsset, ImageFiles
@@ -46,7 +46,7 @@ class DocsReader:
         self.settings = settings
         self.locales: tuple[str, ...] = tuple(settings.corpus.locales)
         reader = settings.reader
-        self._cache = CorpusCache()
+        self._cache = IngestCache()
         self._images = ImageFiles(settings.corpus.max_image_bytes)
         self._pool = RenderPool(
             workers=reader.render_workers,

@@ -1,6 +1,6 @@
 """Re-ranking the distinct sections after fusion: changelogs last, few sections per page. Pure.
 
-1. Changelog sections (``search.pagekind``) move below every guide section, keeping their
+1. Changelog sections (``corpus.pagekind``) move below every guide section, keeping their
    order, unless the query asks about versions, releases, upgrades or what changed
    (``search.demote_changelogs``).
 2. Page diversity (seed 003 "deduplicate by article before the limit"): at most
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from askdocs.corpus.pagekind import asks_about_versions
 from askdocs.search.hits import Candidate
-from askdocs.search.pagekind import asks_about_versions
 
 Shown = tuple[Candidate, float | None]
 

@@ -23,6 +23,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from askdocs.corpus.pagekind import asks_about_versions
 from askdocs.embeddings.protocol import Embedder
 from askdocs.errors import AskDocsError, EmbeddingError, IndexBuilding, VectorStoreError
 from askdocs.index import (
@@ -39,7 +40,6 @@ from askdocs.search import lexical
 from askdocs.search.followup import fuse_followup
 from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
 from askdocs.search.intros import follow_intros
-from askdocs.search.pagekind import asks_about_versions
 from askdocs.search.query import SearchQuery, bounded_query, is_keyword_query, search_text
 from askdocs.search.ranking import rerank
 from askdocs.search.threshold import (

@@ -1,7 +1,7 @@
 """FastAPI glue for sign-in: the caller of a request, and the session cookie.
 
 ``Caller`` is the signed-in principal (bearer JWT or session cookie with CSRF checks, see
-``askdocs.auth.web``); ``MaybeCaller`` is None for anonymous visitors. Routes under
+``askdocs.users.web``); ``MaybeCaller`` is None for anonymous visitors. Routes under
 ``/api/v1`` that change state get the CSRF check through these dependencies.
 """
 
@@ -13,13 +13,13 @@ import anyio
 from fastapi import Depends, Request, Response
 
 from askdocs.assistant.runtime import AssistantRuntime
-from askdocs.auth.site_caller import has_credentials, site_caller
-from askdocs.auth.web import RequestFacts, SignedIn, identify, optional_identify
 from askdocs.server.deps import AppDep, AssistantDep
+from askdocs.server.site_caller import has_credentials, site_caller
 from askdocs.settings import Settings
 from askdocs.sites import VISITOR, SiteCaller
 from askdocs.users.accounts import Accounts
 from askdocs.users.types import Principal
+from askdocs.users.web import RequestFacts, SignedIn, identify, optional_identify
 
 Runtime = AssistantDep
 

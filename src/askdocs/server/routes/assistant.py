@@ -1,7 +1,7 @@
 """The assistant over HTTP: caller-scoped threads and the streaming chat transport.
 
 Every route needs ``Authorization: Bearer <jwt>`` or a signed-in session cookie (with the
-CSRF token on changes, see ``askdocs.auth.web``); the caller is re-read from the database
+CSRF token on changes, see ``askdocs.users.web``); the caller is re-read from the database
 per request. Another user's thread answers exactly like a missing one (404).
 """
 

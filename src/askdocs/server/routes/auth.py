@@ -15,9 +15,8 @@ import time
 import anyio
 from fastapi import APIRouter, Request, Response
 
-from askdocs.auth.attempts import count_attempt
-from askdocs.auth.web import check_origin, optional_identify
 from askdocs.errors import AuthError, NotFound
+from askdocs.guard.attempts import count_attempt
 from askdocs.server.deps import LimiterDep, VisitorDep
 from askdocs.server.signin import (
     AccountsDep,
@@ -30,6 +29,7 @@ from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import OrgDirectory
 from askdocs.users.sessions import SessionInfo
 from askdocs.users.types import User
+from askdocs.users.web import check_origin, optional_identify
 from askdocs.users.wire import (
     AuthConfigOut,
     MembershipOut,

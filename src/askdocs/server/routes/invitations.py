@@ -11,11 +11,11 @@ from __future__ import annotations
 import anyio
 from fastapi import APIRouter, Request, Response
 
-from askdocs.auth.web import check_origin
 from askdocs.db.models import OrganisationRow
 from askdocs.server.routes.auth import me_of
 from askdocs.server.signin import AccountsDep, MaybeCaller, facts_of, set_session_cookie
 from askdocs.users.accounts import Accounts
+from askdocs.users.web import check_origin
 from askdocs.users.wire import AcceptIn, InvitationOut, MeOut
 
 router = APIRouter(prefix="/api/v1/auth/invitations", tags=["auth"])

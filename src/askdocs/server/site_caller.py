@@ -11,10 +11,10 @@ answer 401.
 from __future__ import annotations
 
 from askdocs.assistant.site_access import member_organisations
-from askdocs.auth.web import RequestFacts, optional_identify
 from askdocs.errors import AuthError, Forbidden
 from askdocs.sites import VISITOR, SiteCaller
 from askdocs.users.accounts import Accounts
+from askdocs.users.web import RequestFacts, optional_identify
 
 
 def has_credentials(facts: RequestFacts, cookie: str) -> bool:

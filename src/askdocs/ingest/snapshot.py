@@ -1,4 +1,5 @@
-"""A site's corpus at one moment: pages of every locale, their chunks, errors and a revision."""
+"""A site's ingested corpus at one moment: pages of every locale, their chunks, errors and a
+revision."""
 
 from __future__ import annotations
 
@@ -74,24 +75,6 @@ class CorpusSnapshot:
     def source_path(self, page: Page) -> Path:
         """Absolute path of the file a page was read from (its root is already resolved)."""
         return Path(page.root) / page.path
-
-    def same_content(
-        self,
-        pages: Sequence[tuple[Page, tuple[Chunk, ...]]],
-        errors: Sequence[PageError],
-        warnings: Sequence[str],
-    ) -> bool:
-        """True when ``pages`` are the very objects of this snapshot (cache reuse)."""
-        if len(pages) != len(self.pages) or tuple(errors) != self.errors:
-            return False
-        if tuple(warnings) != self.warnings:
-            return False
-        return all(
-            page is mine and chunks is my_chunks
-            for (page, chunks), mine, my_chunks in zip(
-                pages, self.pages, self.page_chunks, strict=True
-            )
-        )
 
 
 def corpus_revision(pages: Sequence[tuple[Page, tuple[Chunk, ...]]]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from askdocs.corpus.dialects.prose import RAW_MARKER
 from askdocs.corpus.markdown import block_tokens
-from askdocs.corpus.snapshot import CorpusSnapshot
+from askdocs.ingest.snapshot import CorpusSnapshot
 from askdocs.types import Chunk
 
 

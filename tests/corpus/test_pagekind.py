@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askdocs.search.pagekind import (
+from askdocs.corpus.pagekind import (
     asks_about_versions,
     is_version_heading,
     kind_from_front_matter,
