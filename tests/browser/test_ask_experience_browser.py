@@ -88,7 +88,9 @@ def ask(page: Page, question: str) -> None:
 def test_answer_cites_copies_and_suggests_follow_ups(
     page: Page, site: Site, artifacts: Path
 ) -> None:
-    site.model.script(Reply(openai_text(ANSWER)), Reply(openai_text(["More on that [1]."])))
+    site.model.script(
+        Reply(openai_text(ANSWER)), Reply(openai_text(["Run pip install fixture [1]."]))
+    )
     open_ask(page, site.url + "/docs/guide/configure")
     expect(page.locator("#ask-remaining")).to_have_text(f"{DAILY_LIMIT} questions left today")
     ask(page, "How do I install fixture with pip?")
@@ -113,7 +115,7 @@ def test_answer_cites_copies_and_suggests_follow_ups(
     follow_ups.first.click()
     expect(page.locator(".turn-user").last).to_have_text(re.compile(re.escape(follow_up)))
     expect(page.locator(".turn-answer").last.locator(".answer-text")).to_have_text(
-        "More on that 1."
+        "Run pip install fixture 1."
     )
 
 

@@ -4,6 +4,7 @@ the fixture docs, the real limits store, and a scripted chat model on 127.0.0.1.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from urllib.parse import unquote
@@ -12,6 +13,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from askdocs.answer.citations import DROPPED_NOTE
 from askdocs.answer.extractive import INTRO
 from askdocs.answer.flow import INTERRUPTED_MARKER, NO_MATCH_MESSAGE
 from askdocs.server.app import create_app
@@ -79,6 +81,25 @@ async def test_a_cited_answer_streams_from_the_model(
     assert "pip install acme" in system["content"]
     assert sent["messages"][-1] == {"role": "user", "content": INSTALL}
     assert "tools" not in sent
+
+
+async def test_citation_markers_are_checked_against_the_sources(
+    rig: Rig, answering: Callable[..., FastAPI]
+) -> None:
+    said = ["Run pip install acme in a virtual environment [1]. ", "Penguins fly south [1]. [7]"]
+    rig.model.script(Reply(openai_text(said)))
+    async with client(answering()) as http:
+        response = await http.post("/api/ask", json=ask_body(INSTALL))
+    assert response.text == (
+        "Run pip install acme in a virtual environment [1]. Penguins fly south." + DROPPED_NOTE
+    )
+    system = rig.model.received[0].body["messages"][0]["content"]
+    assert "Cite the documentation" in system
+    numbers = re.findall(r'<excerpt n="(\d+)" page="([^"]*)"', system)
+    pages = [title for _, title in numbers]
+    for n, title in numbers:  # an excerpt's number is its page's place in X-Ask-Sources
+        assert sources_of(response)[int(n) - 1]["title"] == title
+    assert len(set(pages)) == len(sources_of(response))
 
 
 async def test_no_match_is_the_fixed_message_and_no_model_call(

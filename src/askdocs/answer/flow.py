@@ -6,7 +6,8 @@ With no chat model: the extractive answer. Otherwise the model streams; its firs
 awaited here, so a model that fails before answering gives an ``unavailable`` answer (the
 sources retrieval found, and no model text: the route answers ``503 model_unavailable``
 with them; the provider's error goes to the log only), and one that fails later ends the
-text with ``INTERRUPTED_MARKER``.
+text with ``INTERRUPTED_MARKER``. A model's text passes the citation check
+(``answer.citations``) as it streams.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal
 
+from askdocs.answer.citations import CitationFilter, checked_stream
 from askdocs.answer.extractive import extractive_pieces
-from askdocs.answer.prompt import Source, sources, system_prompt
+from askdocs.answer.prompt import Source, source_texts, sources, system_prompt
 from askdocs.answer.search_text import user_questions
 from askdocs.blocking import BlockingPool
 from askdocs.errors import ModelError
@@ -45,6 +47,7 @@ class Answer:
     kind: Literal["no_match", "extractive", "model", "unavailable"]
     sources: list[Source]
     body: AsyncIterator[str]
+    citations: CitationFilter | None = None  # a model answer's check: kept and dropped markers
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ async def answer(
     except ModelError as exc:
         log.warning("chat model failed before answering: %s", exc.message)
         return Answer("unavailable", sources(hits), _pieces([]))
-    return Answer("model", sources(hits), body)
+    checker = CitationFilter.over(source_texts(hits))
+    return Answer("model", sources(hits), checked_stream(body, checker), checker)
 
 
 async def retrieve(
