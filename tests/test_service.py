@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from askdocs.errors import AskDocsError, IndexBuilding, NotFound
-from askdocs.indexing import ActivityMonitor, IndexingService
+from askdocs.indexing import ActivityMonitor, Indexer
 from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site
@@ -75,7 +75,7 @@ def test_unknown_site_is_not_found(service: AskDocs) -> None:
 
 
 def test_background_loop_indexes_and_picks_up_edits(service: AskDocs) -> None:
-    loop = IndexingService(service, first_run_delay=0.0, recheck=600.0, retry=120.0)
+    loop = Indexer(service, first_run_delay=0.0, recheck=600.0, retry=120.0)
     docs = service.sites[0].roots[0].path
     try:
         with pytest.raises(IndexBuilding):
@@ -84,6 +84,8 @@ def test_background_loop_indexes_and_picks_up_edits(service: AskDocs) -> None:
         assert loop.wait_runs(1, timeout=120)
         assert loop.last_error is None
         assert service.status("site").ready
+        assert loop.progress("site").view().phase == "done"
+        assert loop.progress("site").ready
         (docs / "new.md").write_text("# Zebra crossings\n\nStripes for pedestrians.\n")
         loop.trigger()
         assert loop.wait_runs(2, timeout=120)
@@ -99,7 +101,7 @@ class FlakyIndexer:
     def __init__(self) -> None:
         self.calls = 0
 
-    def ensure_indexed(self) -> object:
+    def ensure_indexed(self, progress_for: object = None) -> object:
         self.calls += 1
         if self.calls == 1:
             raise AskDocsError("docs root unreadable", code="config_error")
@@ -108,7 +110,7 @@ class FlakyIndexer:
 
 def test_background_loop_retries_sooner_after_a_failure() -> None:
     flaky = FlakyIndexer()
-    loop = IndexingService(flaky, first_run_delay=0.0, recheck=600.0, retry=0.05)
+    loop = Indexer(flaky, first_run_delay=0.0, recheck=600.0, retry=0.05)
     loop.start()
     try:
         assert loop.wait_runs(2, timeout=10)  # the retry, long before a recheck

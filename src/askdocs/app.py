@@ -1,17 +1,18 @@
 """``App``: the composition root. Built once from ``Settings``; every part is made here.
 
-The HTTP app (``server.app.create_app``), the CLI and the MCP server build one ``App`` (or
-``App.engine_only`` for the engine alone) and reach its parts; no part is built anywhere else
-and no module keeps mutable state of its own. The parts:
+The HTTP app (``server.app.create_app``) and the CLI build one ``App`` and reach its parts;
+MCP local mode builds the ``Core`` alone (the engine-side subset), the same way. No part is
+built anywhere else and no module keeps mutable state of its own. The parts:
 
-- ``engine`` (``AskDocs``), with the ``catalog`` of sites and the activity ``monitor``;
-- ``pool``: the bounded pool for blocking engine work (searches, corpus reads), and
-  ``ready_pool``, the same kind of pool kept for ``/readyz`` alone;
+- the ``Core``: ``engine`` (``AskDocs``), with the ``catalog`` of sites and the activity
+  ``monitor``; ``pool``, the bounded pool for blocking engine work (searches, corpus reads);
+  ``chat``, the chat model (``None`` when ``chat.provider`` is ``none``); ``indexer``, the one
+  background indexer (``askdocs.indexing.Indexer``) that runs the server's periodic check
+  (started by ``start()`` when ``server.index_in_background`` is on), MCP local mode's
+  start-up runs and the admin re-index;
+- ``ready_pool``: a bounded pool kept for ``/readyz`` alone;
 - ``limiter``, ``bot_check``, ``visitor_key``: Ask AI's guards;
-- ``chat``: the chat model (``None`` when ``chat.provider`` is ``none``);
 - ``reader``: the docs reader and its render workers;
-- ``indexer``: the background indexer (started by ``start()`` when
-  ``server.index_in_background`` is on);
 - the stored parts, which need the database: ``db``, ``admin`` (the admin operations),
   ``assistant`` (the assistant runtime). They open in ``start()``, or on first use when
   nothing called ``start()`` (tests that drive the ASGI app without its lifespan).
@@ -36,12 +37,12 @@ from askdocs.db import Database
 from askdocs.guard.botcheck import BotCheck, create_bot_check
 from askdocs.guard.limiter import Limiter, open_limits_store
 from askdocs.guard.visitor import visitor_key
-from askdocs.indexing import IndexingService
+from askdocs.indexing import Indexer
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatModel
 from askdocs.reader.control import DocsReader
 from askdocs.service import AskDocs
-from askdocs.settings import Settings
+from askdocs.settings import Settings, SiteConfig
 from askdocs.sites import SiteCatalog
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,34 @@ log = logging.getLogger(__name__)
 # shutdown waits only briefly for it: SIGTERM ends ``serve`` within 3 s even mid-batch.
 SHUTDOWN_WAIT_SECONDS = 1.0
 READY_THREADS = 2
+
+
+class Core:
+    """The engine-side parts every surface builds the same way: the engine, the bounded pool,
+    the chat model and the background indexer. An engine passed in stays open on close."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        engine: AskDocs | None = None,
+        sites: list[SiteConfig] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.engine = engine or AskDocs(settings, sites)
+        self._owns_engine = engine is None
+        self.pool = BlockingPool(settings.server.search_concurrency)
+        self.chat: ChatModel | None = create_chat_model(settings.chat)
+        self.indexer = Indexer.from_settings(self.engine, settings.index)
+
+    async def stop_indexer(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
+        await anyio.to_thread.run_sync(self.indexer.stop, wait_seconds)
+
+    async def aclose(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
+        await self.stop_indexer(wait_seconds)
+        self.pool.close()
+        if self._owns_engine:
+            self.engine.close()
 
 
 @dataclass(frozen=True)
@@ -65,22 +94,15 @@ class App:
 
     def __init__(self, settings: Settings, *, engine: AskDocs | None = None) -> None:
         self.settings = settings
-        self.engine = engine or AskDocs(settings)
-        self._owns_engine = engine is None
-        self.pool = BlockingPool(settings.server.search_concurrency)
+        self.core = Core(settings, engine=engine)
+        self.engine, self.pool, self.chat = self.core.engine, self.core.pool, self.core.chat
+        self.indexer: Indexer = self.core.indexer
         self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane
         self.limiter = Limiter(open_limits_store(settings), settings)
         self.bot_check: BotCheck = create_bot_check(settings.bot_check)
-        self.chat: ChatModel | None = create_chat_model(settings.chat)
         self.visitor_key = visitor_key(settings)
         self.reader = DocsReader(settings)
         self.tokens: ConfirmationTokens = confirmation_tokens(settings)
-        self.indexer = IndexingService(
-            self.engine,
-            first_run_delay=settings.index.first_run_delay_seconds,
-            recheck=settings.index.recheck_seconds,
-            retry=settings.index.retry_seconds,
-        )
         self._stored: Stored | None = None
         self._stored_lock = threading.Lock()
 
@@ -104,7 +126,7 @@ class App:
 
     def _open_stored(self) -> Stored:
         db = Database.open(self.settings)
-        admin = AdminApi(self.settings, self.engine, db, tokens=self.tokens)
+        admin = AdminApi(self.settings, self.engine, db, tokens=self.tokens, indexer=self.indexer)
         admin.sync_sites()
         deps = ToolDeps(self.settings, self.engine, db, admin, self.pool)
         return Stored(db, admin, AssistantRuntime.build(deps, self.chat))
@@ -119,13 +141,11 @@ class App:
 
     async def aclose(self) -> None:
         await self.limiter.close()
-        await anyio.to_thread.run_sync(self.indexer.stop, SHUTDOWN_WAIT_SECONDS)
+        await self.core.stop_indexer()
         stored, self._stored = self._stored, None
         if stored is not None:
             await stored.assistant.close()
             stored.db.close()
         self.reader.close()
-        self.pool.close()
         self.ready_pool.close()
-        if self._owns_engine:
-            self.engine.close()
+        await self.core.aclose()

@@ -232,9 +232,12 @@ class AskDocs:
         else:
             self._empty.add(site_id)
 
-    def ensure_indexed(self) -> list[IndexReport]:
+    def ensure_indexed(
+        self, progress_for: Callable[[str], ProgressCallback] | None = None
+    ) -> list[IndexReport]:
         """Idempotent: index every configured site whose corpus or model changed. Every site
         is tried; the first failure is raised afterwards (the caller retries sooner).
+        ``progress_for(site_id)`` gives the progress callback of each site's full run.
 
         A site nothing can search yet first gets a keyword-only index (seconds, no model),
         so search and Ask AI answer while its vectors are embedded; the reports are those of
@@ -243,8 +246,9 @@ class AskDocs:
         failure: AskDocsError | None = None
         for keyword_only in (True, False):
             for site in self._cold_sites() if keyword_only else self.sites:
+                progress = None if keyword_only or progress_for is None else progress_for(site.id)
                 try:
-                    report = self.index(site.id, keyword_only=keyword_only)
+                    report = self.index(site.id, progress, keyword_only=keyword_only)
                 except AskDocsError as exc:
                     log.warning("indexing site %s failed: %s", site.id, exc)
                     failure = failure or exc

@@ -11,6 +11,7 @@ import anyio
 import httpx
 import pytest
 
+from askdocs.app import Core
 from askdocs.auth.jwt import mint
 from askdocs.mcp.auth import AuthContext, stdio_auth
 from askdocs.mcp.backend import DocsBackend
@@ -48,7 +49,7 @@ def service(settings: Settings) -> Iterator[AskDocs]:
 @pytest.fixture(params=["local", "server"])
 def backend(request: pytest.FixtureRequest, settings: Settings, service: AskDocs) -> BackendFactory:
     if request.param == "local":
-        return lambda: LocalBackend(service, index_wait_seconds=30)
+        return lambda: LocalBackend(Core(settings, engine=service), index_wait_seconds=30)
     app = create_app(settings, service)
     return lambda: RemoteBackend(
         "http://127.0.0.1:8000", timeout_seconds=30, transport=httpx.ASGITransport(app=app)

@@ -41,7 +41,7 @@ def test_cold_first_search_is_keyword_with_progress_then_hybrid(tmp_path: Path) 
                 async with Client(server) as client:
                     first = await _search(client, "CORSMiddleware allow_credentials")
                     with anyio.fail_after(120):  # a hang bound, not a latency figure
-                        while index.state.total == 0:  # the dense run reached its first batch
+                        while index.total == 0:  # the dense run reached its first batch
                             await anyio.sleep(0.05)
                     assert index.building
                     held.close()  # the turn ends: embedding goes on

@@ -60,13 +60,13 @@ async def _session(data_dir: Path, held: ExitStack) -> tuple[int, int, bool]:
     try:
         async with Client(server) as client:
             with anyio.fail_after(HANG_BOUND):
-                while index.state.total == 0 and index.building:
+                while index.total == 0 and index.building:
                     await anyio.sleep(0.02)
-            first = (index.state.done, index.state.total)
+            first = (index.done, index.total)
             found = await client.call_tool("search_docs", {"query": "dependencies"})
             assert not found.is_error, found.content
             with anyio.fail_after(HANG_BOUND):
-                while index.building and index.state.done < first[0] + PER_SESSION:
+                while index.building and index.done < first[0] + PER_SESSION:
                     await anyio.sleep(0.05)
         return first[0], first[1], not index.building
     finally:

@@ -23,6 +23,7 @@ from askdocs.admin.operations import access
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.db import Database
+from askdocs.indexing import Indexer
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 
@@ -40,6 +41,7 @@ class AdminApi:
         index: IndexFn | None = None,
         *,
         tokens: ConfirmationTokens | None = None,
+        indexer: Indexer | None = None,
     ) -> None:
         self.service = service
         self.env = AdminEnv(
@@ -52,7 +54,9 @@ class AdminApi:
             sites_changed=self.sync_sites,
         )
         self.guard = ReindexGuard(db, settings.admin.max_executions_per_hour)
-        self.runs = RunTracker(db, index or self._engine_index)
+        # the App's one background indexer; an AdminApi built alone (tests) makes its own
+        self.indexer = indexer or Indexer.from_settings(service, settings.index)
+        self.runs = RunTracker(db, index or self._engine_index, self.indexer)
 
     # -- synchronous: call from a worker thread -------------------------------------------
 

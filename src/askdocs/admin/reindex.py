@@ -1,5 +1,5 @@
-"""``ReindexSite``: a rolling-hour cap per (user, site), then the engine indexes in the
-background and the run records its outcome.
+"""``ReindexSite``: a rolling-hour cap per (user, site), then the App's one background
+indexer (``askdocs.indexing.Indexer``) runs the index and the run records its outcome.
 
 The cap (``admin.max_executions_per_hour``) counts runs whose ``started_at`` lies in the
 last hour; every admitted run starts at once, a refused call records nothing. Counting and
@@ -11,13 +11,12 @@ limit cannot both pass, in one process or across several.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import logging
 import math
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import anyio
@@ -27,10 +26,10 @@ from askdocs.admin.args import JsonObject
 from askdocs.db import Database
 from askdocs.db.admin_models import IndexRunRow
 from askdocs.db.models import utcnow
-from askdocs.errors import AskDocsError, RateLimited
+from askdocs.errors import RateLimited
+from askdocs.indexing import Indexer, Job, Outcome
 from askdocs.settings import SiteConfig
 
-log = logging.getLogger(__name__)
 WINDOW = timedelta(hours=1)
 MAX_ERROR_CHARS = 500
 IndexFn = Callable[[SiteConfig], Any]
@@ -102,30 +101,26 @@ def _limited(limit: int, oldest: datetime | None, now: datetime) -> RateLimited:
 
 
 class RunTracker:
-    """Runs the engine in the background and records each run's outcome."""
+    """Hands each admitted run to the background indexer and records how it ended."""
 
-    def __init__(self, db: Database, index: IndexFn) -> None:
-        self._db, self._index = db, index
-        self._tasks: set[asyncio.Task[None]] = set()
+    def __init__(self, db: Database, index: IndexFn, indexer: Indexer) -> None:
+        self._db, self._index, self._indexer = db, index, indexer
+        self._jobs: list[Job] = []
 
     def launch(self, run_id: str, config: SiteConfig) -> None:
-        task = asyncio.get_running_loop().create_task(self._run(run_id, config))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        job = self._indexer.submit(
+            config.id, lambda _progress: self._index(config), partial(self._record, run_id)
+        )
+        self._jobs = [*(known for known in self._jobs if not known.finished.is_set()), job]
 
-    async def _run(self, run_id: str, config: SiteConfig) -> None:
-        try:
-            report = await anyio.to_thread.run_sync(self._index, config)
-        except AskDocsError as exc:
-            await anyio.to_thread.run_sync(self._finish, run_id, "failed", None, exc.message)
-        except Exception as exc:
-            log.exception("reindexing site %s failed", config.id)
-            reason = f"indexing failed ({type(exc).__name__})"
-            await anyio.to_thread.run_sync(self._finish, run_id, "failed", None, reason)
+    def _record(self, run_id: str, outcome: Outcome) -> None:
+        """On the indexer's thread, once the run ended."""
+        chunks = getattr(outcome.result, "chunks", None)
+        count = chunks if isinstance(chunks, int) else None
+        if outcome.phase == "done":
+            self._finish(run_id, "succeeded", count, None)
         else:
-            chunks = getattr(report, "chunks", None)
-            count = chunks if isinstance(chunks, int) else None
-            await anyio.to_thread.run_sync(self._finish, run_id, "succeeded", count, None)
+            self._finish(run_id, "failed", None, outcome.error or "indexing stopped")
 
     def _finish(self, run_id: str, status: str, chunks: int | None, error: str | None) -> None:
         values: JsonObject = {"status": status, "finished_at": utcnow(), "chunks": chunks}
@@ -135,5 +130,5 @@ class RunTracker:
 
     async def wait(self) -> None:
         """Until every run started so far has finished (tests, shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        for job in list(self._jobs):
+            await anyio.to_thread.run_sync(job.finished.wait)

@@ -51,20 +51,12 @@ def build_backend(settings: Settings, run: McpRun) -> DocsBackend:
         from askdocs.mcp.remote import RemoteBackend
 
         return RemoteBackend(run.api_url, timeout_seconds=settings.mcp.api_timeout_seconds)
-    from askdocs.blocking import BlockingPool
-    from askdocs.llm.registry import create_chat_model
+    from askdocs.app import Core
     from askdocs.mcp.local import LocalBackend
-    from askdocs.service import AskDocs
 
-    model = create_chat_model(settings.chat)  # a bad chat configuration fails now
     sites = [folder_site(run.docs.resolve())] if run.docs else None
-    service = AskDocs(settings, sites)
-    return LocalBackend(
-        service,
-        index_wait_seconds=settings.mcp.index_wait_seconds,
-        model=model,
-        pool=BlockingPool(settings.server.search_concurrency),
-    )
+    core = Core(settings, sites=sites)  # a bad chat configuration fails now
+    return LocalBackend(core, index_wait_seconds=settings.mcp.index_wait_seconds)
 
 
 def boundary_auth(

@@ -1,23 +1,29 @@
-"""Local mode: the engine in-process over docs folders; no server, no token over stdio."""
+"""Local mode: the engine in-process over docs folders; no server, no token over stdio.
+
+The backend holds a ``Core`` (``askdocs.app``): the engine, the bounded pool, the chat model
+and the one background indexer, built the way ``App`` builds them. ``start()`` submits one
+run per site to the indexer; on a cold store that run first builds a keyword-only
+collection (seconds, no model), so the first search answers from BM25 while the vectors
+are embedded. A search waits a bounded time for the site's first searchable collection,
+reporting progress, then fails with ``IndexBuilding`` saying how far it got.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-import anyio.to_thread
-
 from askdocs.answer.flow import Question, answer
-from askdocs.blocking import BlockingPool
+from askdocs.app import Core
 from askdocs.corpus.freshness import freshness_json
+from askdocs.indexing import SiteProgress
+from askdocs.indexing.indexer import Work
 from askdocs.ingest import CorpusSnapshot
 from askdocs.llm.types import ChatMessage, ChatModel
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
-from askdocs.mcp.indexing import BackgroundIndex
 from askdocs.mcp.models import (
     ArticleOutput,
     AskOutput,
@@ -35,41 +41,31 @@ from askdocs.types import Page
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 STOP_WAIT_SECONDS = 5.0
-POOL_SIZE = 4
 
 
 class LocalBackend:
-    """Tools over an in-process ``AskDocs``: background incremental index, direct corpus reads."""
+    """Tools over an in-process ``Core``: background incremental index, direct corpus reads."""
 
-    def __init__(
-        self,
-        service: AskDocs,
-        *,
-        index_wait_seconds: float,
-        model: ChatModel | None = None,
-        pool: BlockingPool | None = None,
-    ) -> None:
-        self.service = service
-        self.model = model
-        self.pool = pool or BlockingPool(POOL_SIZE)
+    def __init__(self, core: Core, *, index_wait_seconds: float) -> None:
+        self.core = core
+        self.service: AskDocs = core.engine
+        self.model: ChatModel | None = core.chat
+        self.pool = core.pool
         self.wait_seconds = index_wait_seconds
-        self.indexes = {site.id: _background_index(service, site.id) for site in service.sites}
+        self.indexes = {site.id: core.indexer.progress(site.id) for site in self.service.sites}
 
     async def start(self) -> None:
-        for index in self.indexes.values():
-            index.start()
+        for site in self.indexes:
+            self.core.indexer.submit(site, local_run(self.service, site))
 
     async def aclose(self) -> None:
-        for index in self.indexes.values():
-            await anyio.to_thread.run_sync(partial(index.stop, STOP_WAIT_SECONDS))
-        self.pool.close()
-        self.service.close()
+        await self.core.aclose(STOP_WAIT_SECONDS)
 
     async def site_ids(self, call: Call) -> list[str]:
         return [site.id for site in self.service.sites]
 
     def generation(self) -> int:
-        return sum(index.generation for index in self.indexes.values())
+        return self.core.indexer.generation()
 
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
         site = self.service.site(args.site)
@@ -128,27 +124,32 @@ class LocalBackend:
         return await self.pool.run(partial(self.service.snapshot, site.id))
 
 
-def _background_index(service: AskDocs, site_id: str) -> BackgroundIndex:
-    def run(progress: Callable[[int, int], None]) -> object:
-        return service.index(site_id, progress)
+def local_run(service: AskDocs, site_id: str) -> Work:
+    """The start-up run of one site: keyword-only first on an empty store, then the full
+    index; the site is searchable as soon as any complete collection exists."""
 
-    def ready() -> bool:
-        return service.status(site_id).ready
-
-    def keyword_first() -> object:
-        """A store with no collection at all: BM25 first, so the first search answers."""
-        if service.store.backend.pointers():
-            return None
-        report = service.index(site_id, keyword_only=True)
-        logger.info(
-            "keyword-only index of %s ready in %.1f s (process CPU %.1f s since start)",
-            site_id,
-            report.seconds,
-            time.process_time(),
-        )
+    def run(progress: SiteProgress) -> object:
+        _keyword_first(service, site_id)  # before the ready check, which may load the model
+        if service.status(site_id).ready:
+            progress.mark_ready()
+        report = service.index(site_id, progress.report)
+        progress.mark_ready()
         return report
 
-    return BackgroundIndex(site_id, run=run, already_ready=ready, prepare=keyword_first)
+    return run
+
+
+def _keyword_first(service: AskDocs, site_id: str) -> None:
+    """A store with no collection at all: BM25 first, so the first search answers."""
+    if service.store.backend.pointers():
+        return
+    report = service.index(site_id, keyword_only=True)
+    logger.info(
+        "keyword-only index of %s ready in %.1f s (process CPU %.1f s since start)",
+        site_id,
+        report.seconds,
+        time.process_time(),
+    )
 
 
 def _single_root(site: SiteConfig) -> Path | None:
