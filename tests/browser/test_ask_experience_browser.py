@@ -27,12 +27,33 @@ ANSWER = [
     "Then configure it [2].",
 ]
 _addresses = itertools.count(10)
+WIDE_ROW = " | ".join(f"value number {n} of the option" for n in range(8))
+SECTIONS = "\n\n".join(
+    f"## Option group {n}\n\n" + "\n\n".join(f"Paragraph {p} of group {n}." for p in range(12))
+    for n in range(1, 5)
+)
+REFERENCE = f"""---
+title: Reference
+order: 3
+---
+
+# Reference
+
+## Option table
+
+| {" | ".join(f"column {n}" for n in range(8))} |
+|{"---|" * 8}
+| {WIDE_ROW} |
+
+{SECTIONS}
+"""
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     base = tmp_path_factory.mktemp("ask-experience")
     build_tree(base)
+    (base / "docs" / "guide" / "reference.md").write_text(REFERENCE, encoding="utf-8")
     env = {
         "ASKDOCS_SERVER__TRUSTED_PROXY_HEADER": "x-forwarded-for",
         "ASKDOCS_ASK__DAILY_VISITOR_LIMIT": str(DAILY_LIMIT),
@@ -64,8 +85,9 @@ def page(request: pytest.FixtureRequest, browser: Browser, site: Site) -> Iterat
     page.viewport_name = f"{viewport}-{scheme}"  # type: ignore[attr-defined]
     yield page
     context.close()
-    # a refused request (the 429/503 these tests provoke) logs a console error by design
-    assert [p for p in problems if "status of 429" not in p and "status of 503" not in p] == []
+    # a refused request (the 404/429/503 these tests provoke) logs a console error by design
+    expected = re.compile(r"Failed to load resource: .* status of (404|429|503)")
+    assert [p for p in problems if not expected.search(p)] == []
 
 
 def shot(page: Page, artifacts: Path, name: str) -> None:
@@ -159,3 +181,107 @@ def test_the_daily_limit_says_when_it_resets_and_disables_the_input(
     page.click("#ask-open")
     expect(page.locator("#ask-input")).to_be_disabled()
     expect(footer).to_contain_text("You can ask again at")
+
+
+def test_keyboard_only_use_of_search_and_the_panel(page: Page, site: Site, artifacts: Path) -> None:
+    page.goto(site.url + "/docs/guide/configure")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    search = page.locator("#search-input")
+    page.keyboard.press("/")
+    expect(search).to_be_focused()
+    page.keyboard.press("Escape")
+    page.locator("#article").focus()
+    page.keyboard.press("Control+k")
+    expect(search).to_be_focused()
+    page.keyboard.press("Meta+k")
+    expect(search).to_be_focused()
+    ask_button = page.locator("#ask-open")
+    expect(ask_button).to_have_text("Ask AI")  # labelled on phones too
+    ask_button.focus()
+    page.keyboard.press("Enter")
+    panel = page.locator("#ask-panel")
+    expect(page.locator("#ask-input")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("#ask-send")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#ask-log")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#ask-close")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#ask-new")).to_be_focused()
+    box, bar = panel.bounding_box(), page.locator("#search").bounding_box()
+    assert box is not None
+    assert bar is not None
+    width = VIEWPORTS[page.viewport_name.split("-")[0]]["width"]  # type: ignore[attr-defined]
+    assert abs(box["x"] + box["width"] - width) < 1  # on the side of its button: the right
+    assert box["y"] >= bar["y"] + bar["height"]  # the search box stays visible
+    scrim = page.locator(".ask-scrim")
+    if page.viewport_name.startswith("phone"):  # type: ignore[attr-defined]
+        expect(scrim).to_be_visible()
+    else:
+        expect(scrim).to_be_hidden()
+    shot(page, artifacts, "ask-keyboard")
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(ask_button).to_be_focused()
+    expect(scrim).to_be_hidden()
+
+
+def test_search_offers_ask_ai_about_the_query(page: Page, site: Site) -> None:
+    site.model.script(Reply(openai_text(["Run pip install fixture [1]."])))
+    page.goto(site.url + "/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    search = page.locator("#search-input")
+    search.press_sequentially("pip install", delay=20)
+    ask_option = page.locator(".search-ask")
+    expect(ask_option).to_have_text("Ask AI about “pip install”")
+    expect(page.locator(".search-option").first).to_contain_text("Install with pip")
+    ask_option.click()
+    expect(page.locator("#ask-panel")).to_be_visible()
+    expect(page.locator(".turn-user")).to_have_text(re.compile("pip install"))
+    expect(page.locator(".answer-text")).to_have_text("Run pip install fixture 1.")
+
+
+def test_reading_aids_permalinks_tables_and_position(
+    page: Page, site: Site, artifacts: Path
+) -> None:
+    page.goto(site.url + "/docs/guide/reference")
+    expect(page.locator("h1.article-title")).to_have_text("Reference")
+    anchor = page.locator("h2#option-group-2 .heading-anchor")
+    expect(anchor).to_have_attribute("href", "/docs/guide/reference#option-group-2")
+    expect(page.locator("h2#option-group-2")).to_have_text("Option group 2")  # text unchanged
+    table = page.locator(".doc-body .table-scroll")
+    wider = table.evaluate("box => box.scrollWidth > box.clientWidth")
+    phone = page.viewport_name.startswith("phone")  # type: ignore[attr-defined]
+    hint = page.locator(".doc-body .table-hint")
+    if phone:
+        assert wider
+        expect(hint).to_be_visible()
+        expect(hint).to_have_text("Scroll sideways to see the whole table")
+        shot(page, artifacts, "reader-table-hint")
+    else:
+        expect(hint).to_be_hidden()
+    page.locator("h2#option-group-3").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 200)
+    if phone:
+        expect(page.locator(".reading-bar .reading-section")).to_have_text("Option group 3")
+        shot(page, artifacts, "reader-reading-bar")
+    else:
+        current = page.locator("#toc a[aria-current=location]")
+        expect(current).to_have_text("Option group 3")
+        shot(page, artifacts, "reader-toc-position")
+
+
+def test_the_404_page_offers_search_and_the_closest_pages(
+    page: Page, site: Site, artifacts: Path
+) -> None:
+    page.goto(site.url + "/docs/guide/instal")
+    expect(page.locator("h1.article-title")).to_have_text("This page does not exist.")
+    box = page.locator("#not-found-input")
+    expect(box).to_have_value("guide instal")
+    expect(page.locator(".not-found-pages a").filter(has_text="Installing").first).to_be_visible()
+    shot(page, artifacts, "reader-404")
+    box.fill("cache settings")
+    box.press("Enter")
+    expect(page.locator(".not-found-pages a").first).to_contain_text("Configuring")

@@ -24,7 +24,8 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
   close.innerHTML =
     '<svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
   const intro = el("p", { className: "ask-intro" });
-  const log = el("div", { className: "ask-log", id: "ask-log" }, intro);
+  // A focusable log, so keyboard users can scroll a long answer.
+  const log = el("div", { className: "ask-log", id: "ask-log", role: "log", tabindex: "0" }, intro);
   const botArea = el("div", { className: "ask-botcheck", id: "ask-botcheck" });
   botArea.hidden = true;
   const label = el("label", { className: "visually-hidden", for: "ask-input" });
@@ -51,6 +52,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
     newChat.textContent = t("newChat");
     close.setAttribute("aria-label", t("close"));
     intro.textContent = t("askIntro");
+    log.setAttribute("aria-label", t("askTitle"));
     label.textContent = t("askLabel");
     input.placeholder = t("askPlaceholder");
     send.textContent = running ? t("stop") : t("send");
@@ -278,6 +280,11 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
     },
     get open() {
       return !panel.hidden;
+    },
+    // Ask `question` now (the search box's "Ask AI about …"), unless one is running.
+    submitQuestion(question) {
+      const text = question.trim().slice(0, MAX_QUESTION);
+      if (text && !running && !input.disabled) submit(text);
     },
   };
 }

@@ -5,6 +5,7 @@ import { ApiError, fetchArticle, fetchCatalog } from "./api.js";
 import { createAskPanel } from "./ask.js";
 import { turnstileToken } from "./botcheck.js";
 import { LOCALE_NAMES, locale, setLocale, t, translate } from "./i18n.js";
+import { addPermalinks, followReading, notFoundPage, searchShortcuts, wrapTables } from "./reader-nav.js";
 import { createSearch } from "./search.js";
 import { enhanceTabs } from "./tabs.js";
 
@@ -155,10 +156,12 @@ async function show() {
   } catch (error) {
     if (error?.name === "AbortError") return;
     view.article = null;
-    const message = error instanceof ApiError && error.status === 404 ? t("notFound") : t("unavailable");
-    main.replaceChildren(make("h1", "article-title", message));
+    const missing = error instanceof ApiError && error.status === 404;
+    const message = missing ? t("notFound") : t("unavailable");
     $("toc").replaceChildren();
     document.title = `${message} · ${config.siteName}`;
+    if (missing) await notFoundPage(main, config.site, slug);
+    else main.replaceChildren(make("h1", "article-title", message));
   } finally {
     if (view.loading === controller) main.removeAttribute("aria-busy");
   }
@@ -185,10 +188,33 @@ function renderArticle(article) {
   body.lang = article.locale;
   body.innerHTML = article.html; // sanitised by the server (nh3 allowlist); CSP is the second layer
   enhanceTabs(body);
-  main.replaceChildren(header, body, pager(article), related(article));
+  addPermalinks(body, article.url);
+  const bar = readingBar(article);
+  main.replaceChildren(bar, header, body, pager(article), related(article));
+  wrapTables(body);
   renderToc(article);
+  followReading(body, $("toc"), bar);
   document.title = `${article.title} · ${config.siteName}`;
   markCurrent();
+}
+
+// Narrow screens hide the side "On this page"; this bar names the section being read and
+// opens into the same list.
+function readingBar(article) {
+  const bar = make("details", "reading-bar");
+  const summary = make("summary");
+  summary.append(make("span", "reading-label", t("onThisPage")), make("span", "reading-section"));
+  const list = make("ul", "toc-list");
+  for (const entry of article.toc) {
+    const item = make("li", `toc-level-${entry.level}`);
+    const link = make("a", "", entry.text);
+    link.href = `${article.url}#${encodeURIComponent(entry.id)}`;
+    link.addEventListener("click", () => (bar.open = false));
+    item.append(link);
+    list.append(item);
+  }
+  bar.append(summary, list);
+  return bar;
 }
 
 function pager(article) {
@@ -322,15 +348,23 @@ const ask = createAskPanel({
   getToken: turnstileToken,
 });
 
+// A backdrop behind the panel on narrow screens; a click on it closes the panel.
+const askScrim = make("div", "ask-scrim");
+askScrim.hidden = true;
+askScrim.addEventListener("click", () => closeAsk(true));
+$("ask-root").before(askScrim);
+
 function openAsk() {
   document.body.classList.add("ask-open");
   askButton.setAttribute("aria-expanded", "true");
+  askScrim.hidden = false;
   ask.show();
 }
 
 function closeAsk(returnFocus) {
   document.body.classList.remove("ask-open");
   askButton.setAttribute("aria-expanded", "false");
+  askScrim.hidden = true;
   ask.hide();
   if (returnFocus) askButton.focus();
 }
@@ -350,7 +384,12 @@ createSearch({
   status: $("search-status"),
   site: config.site,
   onOpen: (url) => navigate(url),
+  onAsk: config.askEnabled ? (query) => {
+    openAsk();
+    ask.submitQuestion(query);
+  } : null,
 });
+searchShortcuts($("search-input"));
 await loadCatalog();
 await show();
 document.body.dataset.ready = "true";

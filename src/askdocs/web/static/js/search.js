@@ -1,16 +1,19 @@
 // Search as you type: a combobox over /api/search. Arrow keys move through the results,
-// Enter opens one, Escape closes the list. Stale requests are aborted.
+// Enter opens one, Escape closes the list. Stale requests are aborted. With `onAsk`, the
+// last option is "Ask AI about «query»", which hands the query to the Ask AI panel.
 import { search } from "./api.js";
 import { t, locale } from "./i18n.js";
 
 const DELAY_MS = 120;
 const MIN_CHARS = 2;
 
-export function createSearch({ input, panel, list, status, site, onOpen }) {
+export function createSearch({ input, panel, list, status, site, onOpen, onAsk = null }) {
   let timer = 0;
   let controller = null;
   let results = [];
   let active = -1;
+  let query = "";
+  const count = () => results.length + (onAsk && query ? 1 : 0);
 
   function setExpanded(open) {
     panel.hidden = !open;
@@ -35,8 +38,21 @@ export function createSearch({ input, panel, list, status, site, onOpen }) {
     return flat.length > 150 ? `${flat.slice(0, 147)}…` : flat;
   }
 
-  function render(hits) {
+  function askOption(index) {
+    const option = document.createElement("li");
+    option.id = `search-option-${index}`;
+    option.setAttribute("role", "option");
+    option.setAttribute("aria-selected", "false");
+    option.className = "search-option search-ask";
+    option.textContent = t("askAbout", query);
+    option.addEventListener("mousedown", (event) => event.preventDefault());
+    option.addEventListener("click", () => choose(index));
+    return option;
+  }
+
+  function render(hits, asked) {
     results = hits;
+    query = asked;
     list.replaceChildren();
     hits.forEach((hit, index) => {
       const option = document.createElement("li");
@@ -56,12 +72,19 @@ export function createSearch({ input, panel, list, status, site, onOpen }) {
       option.addEventListener("click", () => choose(index));
       list.append(option);
     });
+    if (onAsk && query) list.append(askOption(hits.length));
     status.textContent = hits.length ? t("resultCount", hits.length) : t("noResults");
     active = -1;
     setExpanded(true);
   }
 
   function choose(index) {
+    if (onAsk && query && index === results.length) {
+      setExpanded(false);
+      input.blur();
+      onAsk(query);
+      return;
+    }
     const hit = results[index];
     if (!hit) return;
     setExpanded(false);
@@ -76,7 +99,7 @@ export function createSearch({ input, panel, list, status, site, onOpen }) {
     setExpanded(true);
     try {
       const body = await search(site, query, locale(), controller.signal);
-      if (input.value.trim() === query) render(body.hits || []);
+      if (input.value.trim() === query) render(body.hits || [], query);
     } catch (error) {
       if (error?.name === "AbortError") return;
       results = [];
@@ -96,13 +119,13 @@ export function createSearch({ input, panel, list, status, site, onOpen }) {
     timer = setTimeout(() => run(query), DELAY_MS);
   });
   input.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowDown" && results.length) {
+    if (event.key === "ArrowDown" && count()) {
       event.preventDefault();
       setExpanded(true);
-      highlight((active + 1) % results.length);
-    } else if (event.key === "ArrowUp" && results.length) {
+      highlight((active + 1) % count());
+    } else if (event.key === "ArrowUp" && count()) {
       event.preventDefault();
-      highlight(active <= 0 ? results.length - 1 : active - 1);
+      highlight(active <= 0 ? count() - 1 : active - 1);
     } else if (event.key === "Enter") {
       event.preventDefault();
       choose(active >= 0 ? active : 0);
@@ -111,7 +134,7 @@ export function createSearch({ input, panel, list, status, site, onOpen }) {
     }
   });
   input.addEventListener("focus", () => {
-    if (results.length && input.value.trim().length >= MIN_CHARS) setExpanded(true);
+    if (count() && input.value.trim().length >= MIN_CHARS) setExpanded(true);
   });
   input.addEventListener("blur", () => setExpanded(false));
 
