@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from askdocs.index import (
     build_index,
     model_spec,
 )
+from askdocs.index.backend import QuerySpec, RawResult
 from askdocs.index.edge import EdgeBackend
 from askdocs.search.lexical import document_vector, query_vector
 from tests.index.helpers import HashingEmbedder, corpus
@@ -212,3 +214,53 @@ def test_unusable_index_folder_is_a_store_error(tmp_path: Path) -> None:
     blocker.write_text("not a folder")
     with pytest.raises(VectorStoreError, match="cannot create the index folder"):
         EdgeBackend(blocker / "index")
+
+
+def test_hits_outside_the_dense_prefetch_carry_no_cosine_until_asked(
+    store: IndexStore, embedder: HashingEmbedder
+) -> None:
+    info = indexed(store, embedder)
+    dense = embedder.embed_query(QUESTION)[0]
+    result = store.query(  # the lexical side finds other chunks than the dense side
+        info, dense=dense, sparse=query_vector("install pip"), filter=QueryFilter(site="docs"),
+        limit=8, params=HybridParams(prefetch=2),
+    )  # fmt: skip
+    known = [h for h in result.hits if h.dense_score is not None]
+    unknown = [h for h in result.hits if h.dense_score is None]
+    assert len(known) == 2  # only the dense side's two best came with a score
+    assert unknown
+    assert (
+        min(h.dense_score or 0 for h in known)
+        >= max(float(embedder.embed_documents([h.chunk.embed_text])[0] @ dense) for h in unknown)
+        - 1e-6
+    )  # a hit without a score ranks below every scored one on the dense side
+    filled = store.with_cosines(info, result.hits, dense)
+    for hit in filled:
+        expected = float(embedder.embed_documents([hit.chunk.embed_text])[0] @ dense)
+        assert hit.dense_score == pytest.approx(expected, abs=1e-5)
+
+
+class _CountingBackend(EdgeBackend):
+    calls = 0
+
+    def query_batch(self, name: str, specs: Sequence[QuerySpec]) -> list[RawResult]:
+        self.calls += 1
+        return super().query_batch(name, specs)
+
+
+def test_term_probes_run_as_one_engine_call(index_root: Path, embedder: HashingEmbedder) -> None:
+    store = IndexStore(_CountingBackend(index_root))
+    info = indexed(store, embedder)
+    words = ["websocket", "prometheus", "json", "grpc"]
+    probes = [query_vector(word) for word in words]
+    before = _calls(store)
+    found = store.mentioned(info, probes, QueryFilter(site="docs"))
+    assert found == [True, False, True, False]
+    assert _calls(store) == before + 1
+    assert store.mentioned(info, [], QueryFilter(site="docs")) == []
+    store.close()
+
+
+def _calls(store: IndexStore) -> int:
+    assert isinstance(store.backend, _CountingBackend)
+    return store.backend.calls

@@ -72,14 +72,19 @@ class QuerySpec:
     filter: QueryFilter
     limit: int
     params: HybridParams
+    with_payload: bool = True  # False: ids and scores only (existence probes)
 
 
 @dataclass(frozen=True)
 class RawHit:
+    """One hit. ``cosine``: its cosine similarity to the query vector when the point is
+    among the dense side's ``prefetch`` best (taken from that ranking's scores, so no
+    vector crosses the engine boundary); None otherwise, or without a query vector."""
+
     id: str
     payload: Mapping[str, Any]
     score: float
-    dense: FloatArray | None  # the stored (normalised) dense vector, when asked for
+    cosine: float | None
 
 
 @dataclass(frozen=True)
@@ -197,6 +202,10 @@ class Backend(Protocol):
     def scroll(self, name: str, *, vectors: bool) -> Iterator[StoredPoint]: ...
 
     def query(self, name: str, spec: QuerySpec) -> RawResult: ...
+
+    def query_batch(self, name: str, specs: Sequence[QuerySpec]) -> list[RawResult]:
+        """Several queries in one engine call; results in the order of ``specs``."""
+        ...
 
     def drop(self, name: str) -> bool:
         """Delete a collection; False when a reader still holds it (retried later)."""

@@ -221,10 +221,18 @@ class EdgeBackend:
                 return
 
     def query(self, name: str, spec: QuerySpec) -> RawResult:
-        requests, fused = conv.query_requests(spec)
+        return self.query_batch(name, [spec])[0]
+
+    def query_batch(self, name: str, specs: Sequence[QuerySpec]) -> list[RawResult]:
+        plans = [conv.query_requests(spec) for spec in specs]
+        requests = [request for batch, _ in plans for request in batch]
         with self._use(name, "query") as shard:
             results = shard.query_batch(qe.QueryBatchRequest(requests))
-        return conv.raw_result(results, fused, spec)
+        out: list[RawResult] = []
+        for (batch, fused), spec in zip(plans, specs, strict=True):
+            out.append(conv.raw_result(results[: len(batch)], fused, spec))
+            results = results[len(batch) :]
+        return out
 
     @contextlib.contextmanager
     def _use(self, name: str, action: str) -> Iterator[qe.EdgeShard]:

@@ -6,7 +6,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import qdrant_edge as qe
 
 from askdocs.index.backend import (
@@ -80,14 +79,13 @@ def to_filter(wanted: QueryFilter) -> qe.Filter | None:
 
 
 def query_requests(spec: QuerySpec) -> tuple[list[qe.QueryRequest], bool]:
-    """The batch to run: the fused (or single-side) query first, then, when the dense side
-    runs, a one-point dense query for the best cosine anywhere. Returns (batch, fused)."""
+    """The requests one spec needs: the fused (or single-side) query first, then, when both
+    sides run, the dense side alone (ids and scores, no payload) for the cosines of the
+    fused hits and the best cosine anywhere. Returns (requests, fused)."""
     flt = to_filter(spec.filter)
     dense = qe.Query.Nearest(spec.dense.tolist(), using=DENSE) if spec.dense is not None else None
     lexical = qe.Query.Nearest(sparse(spec.sparse), using=SPARSE) if spec.sparse else None
-    common: dict[str, Any] = {"filter": flt, "with_payload": True}
-    if dense is not None:
-        common["with_vector"] = [DENSE]
+    common: dict[str, Any] = {"filter": flt, "with_payload": spec.with_payload}
     if dense is not None and lexical is not None:
         p = spec.params
         prefetches = [
@@ -97,31 +95,25 @@ def query_requests(spec: QuerySpec) -> tuple[list[qe.QueryRequest], bool]:
         rrf = qe.Fusion.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight])
         # the stubs of qdrant-edge-py 0.9.0 leave Fusion.Rrf out of the query union
         main = qe.QueryRequest(limit=spec.limit, prefetches=prefetches, query=rrf, **common)  # type: ignore[arg-type]
-        best = qe.QueryRequest(limit=1, query=dense, filter=flt)
-        return [main, best], True
+        scores = qe.QueryRequest(limit=p.prefetch, query=dense, filter=flt, with_payload=False)
+        return [main, scores], True
     only = dense if dense is not None else lexical
     return [qe.QueryRequest(limit=spec.limit, query=only, **common)], False
 
 
 def raw_result(results: list[list[qe.ScoredPoint]], fused: bool, spec: QuerySpec) -> RawResult:
-    hits = [_hit(point) for point in results[0]]
     if fused:
-        best = float(results[1][0].score) if results[1] else None
-    elif spec.dense is not None:
-        best = hits[0].score if hits else None
-    else:
-        best = None
-    return RawResult(hits=hits, best_dense=best)
+        cosines = {str(point.id): float(point.score) for point in results[1]}
+        hits = [_hit(point, cosines.get(str(point.id))) for point in results[0]]
+        return RawResult(hits=hits, best_dense=float(results[1][0].score) if results[1] else None)
+    dense = spec.dense is not None
+    hits = [_hit(point, float(point.score) if dense else None) for point in results[0]]
+    return RawResult(hits=hits, best_dense=hits[0].score if hits and dense else None)
 
 
-def _hit(point: qe.ScoredPoint) -> RawHit:
-    vectors = point.vector if isinstance(point.vector, dict) else {}
-    dense = vectors.get(DENSE)
+def _hit(point: qe.ScoredPoint, cosine: float | None) -> RawHit:
     return RawHit(
-        id=str(point.id),
-        payload=point.payload or {},
-        score=float(point.score),
-        dense=np.asarray(dense, dtype=np.float32) if dense is not None else None,
+        id=str(point.id), payload=point.payload or {}, score=float(point.score), cosine=cosine
     )
 
 

@@ -28,7 +28,6 @@ from askdocs.index.backend import (
     Manifest,
     PointRecord,
     QuerySpec,
-    RawHit,
     RawResult,
     StoredPoint,
 )
@@ -211,15 +210,17 @@ class QdrantBackend:
                 return
 
     def query(self, name: str, spec: QuerySpec) -> RawResult:
-        requests, fused = _requests(spec)
+        return self.query_batch(name, [spec])[0]
+
+    def query_batch(self, name: str, specs: Sequence[QuerySpec]) -> list[RawResult]:
+        plans = [_requests(spec) for spec in specs]
+        requests = [request for batch, _ in plans for request in batch]
         results = self._call("query", lambda: self.client.query_batch_points(name, requests), name)
-        hits: list[RawHit] = [hit_of(point) for point in results[0].points]
-        if fused:
-            top = results[1].points
-            best = float(top[0].score) if top else None
-        else:
-            best = hits[0].score if hits and spec.dense is not None else None
-        return RawResult(hits=hits, best_dense=best)
+        out: list[RawResult] = []
+        for (batch, fused), spec in zip(plans, specs, strict=True):
+            out.append(_raw_result([r.points for r in results[: len(batch)]], fused, spec))
+            results = results[len(batch) :]
+        return out
 
     def drop(self, name: str) -> bool:
         """Delete one of this install's collections; anything else is left alone."""
@@ -253,10 +254,11 @@ class QdrantBackend:
 
 
 def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
+    """As ``edge_convert.query_requests``: the fused query, then the dense side alone
+    (ids and scores) for the hits' cosines; no vectors are fetched."""
     flt = filter_of(spec.filter)
     dense = spec.dense.tolist() if spec.dense is not None else None
     lexical = _sparse(spec.sparse) if spec.sparse else None
-    with_vector: Any = [DENSE] if dense is not None else False
     if dense is not None and lexical is not None:
         p = spec.params
         prefetch = [
@@ -265,24 +267,30 @@ def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
         ]
         rrf = models.RrfQuery(rrf=models.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight]))
         main = models.QueryRequest(
-            prefetch=prefetch,
-            query=rrf,
-            limit=spec.limit,
-            with_payload=True,
-            with_vector=with_vector,
+            prefetch=prefetch, query=rrf, limit=spec.limit, with_payload=spec.with_payload
         )
-        best = models.QueryRequest(query=dense, using=DENSE, limit=1, filter=flt)
-        return [main, best], True
-    using = DENSE if dense is not None else SPARSE
+        scores = models.QueryRequest(
+            query=dense, using=DENSE, limit=p.prefetch, filter=flt, with_payload=False
+        )
+        return [main, scores], True
     only = models.QueryRequest(
         query=dense if dense is not None else lexical,
-        using=using,
+        using=DENSE if dense is not None else SPARSE,
         limit=spec.limit,
         filter=flt,
-        with_payload=True,
-        with_vector=with_vector,
+        with_payload=spec.with_payload,
     )
     return [only], False
+
+
+def _raw_result(results: list[list[models.ScoredPoint]], fused: bool, spec: QuerySpec) -> RawResult:
+    if fused:
+        cosines = {str(point.id): float(point.score) for point in results[1]}
+        hits = [hit_of(point, cosines.get(str(point.id))) for point in results[0]]
+        return RawResult(hits=hits, best_dense=float(results[1][0].score) if results[1] else None)
+    dense = spec.dense is not None
+    hits = [hit_of(point, float(point.score) if dense else None) for point in results[0]]
+    return RawResult(hits=hits, best_dense=hits[0].score if hits and dense else None)
 
 
 def _sparse(vector: SparseVector) -> models.SparseVector:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from qdrant_client import models
 
 from askdocs.index.backend import DENSE, SPARSE, PointRecord, RawHit, StoredPoint, stored_point
@@ -32,14 +31,9 @@ def stored_of(record: models.Record) -> StoredPoint:
     )
 
 
-def hit_of(point: models.ScoredPoint) -> RawHit:
-    vectors = point.vector if isinstance(point.vector, dict) else {}
-    dense = vectors.get(DENSE)
+def hit_of(point: models.ScoredPoint, cosine: float | None) -> RawHit:
     return RawHit(
-        id=str(point.id),
-        payload=point.payload or {},
-        score=float(point.score),
-        dense=np.asarray(dense, dtype=np.float32) if isinstance(dense, list) else None,
+        id=str(point.id), payload=point.payload or {}, score=float(point.score), cosine=cosine
     )
 
 

@@ -7,7 +7,8 @@ take the build lock, so they never wait for an indexer.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy.typing as npt
 from askdocs.errors import VectorStoreError
 from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, RawHit
 from askdocs.index.edge import EdgeBackend
-from askdocs.index.naming import ModelSpec
+from askdocs.index.naming import ModelSpec, point_id
 from askdocs.index.payload import chunk_from_payload
 from askdocs.index.types import (
     CollectionInfo,
@@ -85,8 +86,34 @@ class IndexStore:
                 raise
             collection = replacement
             raw = self.backend.query(collection.name, spec)
-        hits = tuple(_scored(hit, spec.dense) for hit in raw.hits)
+        hits = tuple(_scored(hit) for hit in raw.hits)
         return QueryResult(collection.name, hits, raw.best_dense, _mode(spec))
+
+    def with_cosines(
+        self,
+        collection: CollectionInfo,
+        hits: Sequence[ScoredChunk],
+        dense: npt.NDArray[np.float32],
+    ) -> tuple[ScoredChunk, ...]:
+        """``hits`` with ``dense_score`` filled in where it is None, from their stored
+        vectors (a hit outside the dense side's best ``prefetch`` has no score from the
+        query; this fetches the few vectors a decision needs)."""
+        query = _normalised(dense, collection)
+        missing = [point_id(h.chunk.site, h.chunk.id) for h in hits if h.dense_score is None]
+        if query is None or not missing:
+            return tuple(hits)
+        vectors = self.backend.dense_vectors(collection.name, missing)
+        return tuple(_with_cosine(hit, vectors, query) for hit in hits)
+
+    def mentioned(
+        self, collection: CollectionInfo, terms: Sequence[SparseVector], filter: QueryFilter
+    ) -> list[bool]:
+        """For each one-term ``terms`` vector: whether any chunk under ``filter`` holds it.
+        All the look-ups run as one engine call."""
+        if not terms:
+            return []
+        specs = [QuerySpec(None, term, filter, 1, HybridParams(), False) for term in terms]
+        return [bool(raw.hits) for raw in self.backend.query_batch(collection.name, specs)]
 
     def manifest(self, name: str) -> Manifest | None:
         return self._manifest(name)
@@ -174,9 +201,18 @@ def _normalised(
     return vector / norm if norm > 0 else None
 
 
-def _scored(hit: RawHit, query: npt.NDArray[np.float32] | None) -> ScoredChunk:
-    cosine = float(hit.dense @ query) if hit.dense is not None and query is not None else None
-    return ScoredChunk(chunk_from_payload(hit.payload), hit.score, cosine)
+def _scored(hit: RawHit) -> ScoredChunk:
+    return ScoredChunk(chunk_from_payload(hit.payload), hit.score, hit.cosine)
+
+
+def _with_cosine(
+    hit: ScoredChunk, vectors: dict[str, npt.NDArray[np.float32]], query: npt.NDArray[np.float32]
+) -> ScoredChunk:
+    if hit.dense_score is not None:
+        return hit
+    vector = vectors.get(point_id(hit.chunk.site, hit.chunk.id))
+    cosine = float(vector @ query) if vector is not None else None
+    return replace(hit, dense_score=cosine)
 
 
 def _mode(spec: QuerySpec) -> str:

@@ -33,10 +33,12 @@ from askdocs.index import (
     IndexStore,
     QueryFilter,
     QueryResult,
+    ScoredChunk,
     SparseVector,
     model_spec,
 )
-from askdocs.search import lexical
+from askdocs.search import cosines, lexical
+from askdocs.search.cosines import Shown
 from askdocs.search.followup import fuse_followup
 from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
 from askdocs.search.intros import follow_intros
@@ -69,6 +71,14 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
+class _Run:
+    """One engine search and the query vector it ran with (None: keyword-only)."""
+
+    result: QueryResult
+    dense: FloatArray | None
+
+
+@dataclass(frozen=True)
 class _Plan:
     """Which collection to read and whether the dense side can take part."""
 
@@ -92,22 +102,20 @@ class Retriever:
         query = search_text(request.query, request.history, s.followup_min_words, s.followup_join)
         plan = self._plan(request.site)
         dense, reason = self._embed(query, plan)
-        result = self._query(plan.collection, query, dense, request)
+        runs = [_Run(self._query(plan.collection, query, dense, request), dense)]
         if query.followup and s.followup_fuse:
-            result = self._with_alone(result, plan, request, dense is not None)
-        return self._result(result, plan, query, request, reason, dense is not None)
+            runs += self._alone(plan, request, dense is not None)
+        return self._result(runs, plan, query, request, reason)
 
-    def _with_alone(
-        self, joined: QueryResult, plan: _Plan, request: SearchRequest, hybrid: bool
-    ) -> QueryResult:
-        """The joined follow-up's ranking fused with the follow-up searched alone
-        (``search.followup``); unchanged when the second search cannot run the same way."""
+    def _alone(self, plan: _Plan, request: SearchRequest, hybrid: bool) -> list[_Run]:
+        """The follow-up searched alone, to be fused with the joined search
+        (``search.followup``); nothing when it cannot run the same way."""
         text = bounded_query(" ".join(request.query.split()))
         alone = SearchQuery(text=text, followup=False)
         dense, _ = self._embed(alone, plan)
         if (dense is not None) != hybrid:
-            return joined
-        return fuse_followup(joined, self._query(plan.collection, alone, dense, request))
+            return []
+        return [_Run(self._query(plan.collection, alone, dense, request), dense)]
 
     # -- which collection, which sides ------------------------------------------------
 
@@ -221,35 +229,56 @@ class Retriever:
         site = QueryFilter(site=request.site, exclude_kind=changelog)
         names = lexical.name_terms(text, locale)
         terms = list(dict.fromkeys([*names, *lexical.analyze(text, locale)]))[:MAX_PROBES]
-        unknown = [term for term in terms if not self._mentioned(collection, term, site)]
+        probes = [SparseVector(indices=(lexical.term_id(t),), values=(1.0,)) for t in terms]
+        found = _call_store(lambda: self.store.mentioned(collection, probes, site))
+        unknown = [term for term, seen in zip(terms, found, strict=True) if not seen]
         if any(term in names for term in unknown):
             return unknown
         ratio = self.settings.unknown_terms_ratio
         return unknown if terms and len(unknown) / len(terms) >= ratio else []
 
-    def _mentioned(self, collection: CollectionInfo, term: str, site: QueryFilter) -> bool:
-        probe = SparseVector(indices=(lexical.term_id(term),), values=(1.0,))
+    def _exact_cosines(
+        self, collection: CollectionInfo, shown: list[Shown], runs: list[_Run]
+    ) -> list[Shown]:
+        """``shown`` with every section's exact best cosine (``search.cosines``): the
+        vectors of the few sections the engine's scores leave open are fetched."""
+        keys = cosines.needing(shown, [run.result for run in runs])
+        if not keys:
+            return shown
+        filled = [
+            hit
+            for run in runs
+            for hit in self._filled(collection, cosines.of_sections([run.result], keys), run.dense)
+        ]
+        return cosines.with_best(shown, filled, keys)
 
-        def look() -> QueryResult:
-            return self.store.query(collection, dense=None, sparse=probe, filter=site, limit=1)
-
-        return bool(_call_store(look).hits)
+    def _filled(
+        self, collection: CollectionInfo, hits: list[ScoredChunk], dense: FloatArray | None
+    ) -> tuple[ScoredChunk, ...]:
+        if dense is None:
+            return tuple(hits)
+        return _call_store(lambda: self.store.with_cosines(collection, hits, dense))
 
     def _result(
         self,
-        result: QueryResult,
+        runs: list[_Run],
         plan: _Plan,
         query: SearchQuery,
         request: SearchRequest,
         reason: str | None,
-        hybrid: bool,
     ) -> SearchResult:
+        result = runs[0].result
+        for run in runs[1:]:
+            result = fuse_followup(result, run.result)
+        hybrid = runs[0].dense is not None
         candidates = [Candidate(h.chunk, h.score, h.dense_score) for h in result.hits]
         ranked = collapse(candidates, request.locale, len(candidates))
         ranked = follow_intros(ranked, self.settings.intro_top)
         s = self.settings
         shown = rerank(ranked, query.text, demote=s.demote_changelogs, per_page=s.max_per_page)
         shown = shown[: request.limit]
+        if hybrid:
+            shown = self._exact_cosines(plan.collection, shown, runs)
         hits = tuple(to_hit(candidate, request.locale, cosine) for candidate, cosine in shown)
         coverage = plan.collection.coverage if plan.collection.dimension else 0.0
         threshold: float | None = None
