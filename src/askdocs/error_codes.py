@@ -47,7 +47,11 @@ CODES: tuple[ErrorCode, ...] = (
     _c("model_error", 500, "the chat model failed before answering"),
     _c("internal_error", 500, "an unexpected error (no detail is given)"),
     # -- HTTP framing -----------------------------------------------------------------------
-    _c("invalid_request", 400, "a query, path or body parameter failed validation"),
+    _c(
+        "invalid_request",
+        400,
+        "a query, path or body parameter failed validation, or a JSON body has an unknown field",
+    ),
     _c("method_not_allowed", 405, "the route does not take this method"),
     _c("body_too_large", 413, "the request body is over the limit"),
     _c("unsupported_media_type", 415, "the body is not application/json"),
@@ -63,7 +67,7 @@ CODES: tuple[ErrorCode, ...] = (
         "Ask AI's chat model failed before answering; the body lists the sources found",
     ),
     _c("invalid_json", 400, "the body is not valid JSON"),
-    _c("invalid_body", 400, "the body is not the documented object"),
+    _c("invalid_body", 400, "the body is not the documented object (an unknown field too)"),
     _c("empty", 400, "no question, or an empty one"),
     _c("too_many_messages", 400, "more messages than ask.max_messages"),
     _c("must_start_with_user", 400, "the conversation does not start with a user message"),

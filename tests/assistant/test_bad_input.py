@@ -33,3 +33,21 @@ async def test_lone_surrogate_or_nul_in_thread_title_is_400(harness: Harness, ba
     raw = f'{{"title": {bad}}}'
     status = await _post(harness, "/api/v1/assistant/threads", raw, headers)
     assert status == (400, "invalid_request")
+
+
+@pytest.mark.parametrize(
+    ("path", "raw"),
+    [
+        ("/api/v1/assistant/chat", '{{"threadId": "{thread}", "message": "hi", "mode": "fast"}}'),
+        (
+            "/api/v1/assistant/chat",
+            '{{"threadId": "{thread}", "message": "hi", "pageContext": {{"lang": "en"}}}}',
+        ),
+        ("/api/v1/assistant/threads", '{{"title": "t", "colour": "red"}}'),
+    ],
+)
+async def test_unknown_fields_are_400(harness: Harness, path: str, raw: str) -> None:
+    _, headers = harness.user("a@x.io")
+    created = await harness.client.post("/api/v1/assistant/threads", json={}, headers=headers)
+    body = raw.format(thread=created.json()["id"])
+    assert await _post(harness, path, body, headers) == (400, "invalid_request")

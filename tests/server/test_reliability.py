@@ -60,6 +60,16 @@ async def test_oversized_chunked_body(rig: Rig) -> None:
             "application/json",
             (400, "invalid_locale"),
         ),
+        (
+            '{"messages": [{"role": "user", "content": "x"}], "stream": true}',
+            "application/json",
+            (400, "invalid_body"),
+        ),
+        (
+            '{"messages": [{"role": "user", "content": "x", "name": "bob"}]}',
+            "application/json",
+            (400, "invalid_body"),
+        ),
     ],
 )
 async def test_malformed_bodies(

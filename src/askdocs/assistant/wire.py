@@ -13,7 +13,9 @@ from askdocs.guard.validation import CleanText
 
 
 class Wire(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+    """Unknown fields are refused (400 ``invalid_request``), as on every JSON body."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
 class PageContextIn(Wire):

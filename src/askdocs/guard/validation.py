@@ -22,6 +22,8 @@ from askdocs.settings import AskSettings
 
 _LOCALE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$")
 _FORBIDDEN_CHARS = re.compile(r"[\x00\ud800-\udfff]")
+ASK_FIELDS = frozenset({"token", "messages", "locale"})
+MESSAGE_FIELDS = frozenset({"role", "content"})
 
 
 def is_clean_text(value: str) -> bool:
@@ -68,6 +70,7 @@ def parse_ask_body(raw: bytes, limits: AskSettings) -> AskInput:
     body = _load(raw)
     if not isinstance(body, dict):
         raise _invalid("invalid_body", "the body must be a JSON object")
+    _known_fields(body, ASK_FIELDS)
     token = body.get("token", "")
     if token is None:
         token = ""
@@ -101,6 +104,7 @@ def check_messages(value: Any, limits: AskSettings) -> tuple[ChatMessage, ...]:
 def _message(item: Any, limits: AskSettings) -> ChatMessage:
     if not isinstance(item, dict):
         raise _invalid("invalid_body", "each message must be a {role, content} object")
+    _known_fields(item, MESSAGE_FIELDS)
     role, content = item.get("role"), item.get("content")
     if role not in ("user", "assistant"):
         raise _invalid("invalid_role", "a message's role must be 'user' or 'assistant'")
@@ -113,6 +117,12 @@ def _message(item: Any, limits: AskSettings) -> ChatMessage:
     if _FORBIDDEN_CHARS.search(content):
         raise _invalid("invalid_text", "a message holds a NUL or an unpaired surrogate")
     return ChatMessage(role, unicodedata.normalize("NFC", content))
+
+
+def _known_fields(body: dict[str, Any], known: frozenset[str]) -> None:
+    unknown = sorted(str(name) for name in body if name not in known)
+    if unknown:
+        raise _invalid("invalid_body", f"unknown field(s): {', '.join(unknown)[:200]}")
 
 
 def _load(raw: bytes) -> Any:

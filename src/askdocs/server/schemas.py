@@ -125,6 +125,7 @@ class AskSource(BaseModel):
 
 ASK_REQUEST_SCHEMA: dict[str, object] = {
     "type": "object",
+    "additionalProperties": False,
     "required": ["messages"],
     "properties": {
         "token": {"type": "string", "maxLength": 2048, "description": "bot-check token"},
@@ -135,6 +136,7 @@ ASK_REQUEST_SCHEMA: dict[str, object] = {
             "maxItems": 8,
             "items": {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["role", "content"],
                 "properties": {
                     "role": {"type": "string", "enum": ["user", "assistant"]},
