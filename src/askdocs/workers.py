@@ -1,0 +1,140 @@
+"""Killable worker processes with a time budget per job (rendering and parsing Markdown).
+
+Untrusted Markdown can make markdown-it spend seconds per kilobyte, and a thread cannot be
+stopped. So such work runs in a small pool of worker processes (``python -m MODULE ARGS``):
+a job that outlives its budget gets its worker killed and replaced, and the caller gets
+``WorkerTimeout``. Workers start on first use and say when they are ready, so start-up
+never eats into a job's budget. A worker module runs ``serve(answer)``: it reads pickled
+jobs from stdin and writes pickled ``(status, value)`` answers to stdout (stray output of
+the work goes to stderr, never into the protocol), and exits when its stdin closes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+
+STARTUP_TIMEOUT = 30.0
+Answer = tuple[str, object]
+
+
+class WorkerFailed(Exception):
+    """A job whose worker did not start, stopped, or whose pool is closed."""
+
+
+class WorkerTimeout(WorkerFailed):
+    """A job that outlived its budget; its worker was killed."""
+
+
+class _Worker:
+    def __init__(self, command: Sequence[str], name: str) -> None:
+        self.process = subprocess.Popen(
+            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True
+        )
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.writer = Connection(os.dup(self.process.stdin.fileno()), readable=False)
+        self.reader = Connection(os.dup(self.process.stdout.fileno()), writable=False)
+        self.process.stdin.close()
+        self.process.stdout.close()
+        self._await_ready(name)
+
+    def _await_ready(self, name: str) -> None:
+        try:
+            if self.reader.poll(STARTUP_TIMEOUT) and self.reader.recv()[0] == "ready":
+                return
+        except (EOFError, OSError):
+            pass
+        self.stop()
+        raise WorkerFailed(f"the {name} worker did not start")
+
+    def stop(self) -> None:
+        self.writer.close()
+        self.reader.close()
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=5)
+
+
+class WorkerPool:
+    """At most ``workers`` jobs at a time in ``python -m module *args`` processes, each
+    bounded by ``timeout`` seconds. Thread-safe; ``close()`` it."""
+
+    def __init__(
+        self, module: str, args: Sequence[str], *, workers: int, timeout: float, name: str
+    ) -> None:
+        self.timeout = timeout
+        self.name = name
+        self._command = (sys.executable, "-m", module, *args)
+        self._slots = threading.BoundedSemaphore(workers)
+        self._lock = threading.Lock()
+        self._idle: list[_Worker] = []
+        self._closed = False
+
+    def call(self, job: object) -> Answer:
+        """The worker's answer to ``job``; ``WorkerTimeout`` past the budget."""
+        with self._slots:
+            worker = self._take()
+            try:
+                answer = self._run(worker, job)
+            except BaseException:
+                worker.stop()
+                raise
+            self._give_back(worker)
+            return answer
+
+    def idle_worker_pids(self) -> list[int]:
+        """Process ids of the workers waiting for a job (diagnostics and tests)."""
+        with self._lock:
+            return [worker.process.pid for worker in self._idle]
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.stop()
+
+    def _run(self, worker: _Worker, job: object) -> Answer:
+        try:
+            worker.writer.send(job)
+            if not worker.reader.poll(self.timeout):
+                raise WorkerTimeout(f"{self.name} took longer than {self.timeout:g} s")
+            status, value = worker.reader.recv()
+        except (EOFError, OSError) as exc:
+            raise WorkerFailed(f"the {self.name} worker stopped") from exc
+        return str(status), value
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            if self._closed:
+                raise WorkerFailed(f"the {self.name} pool is closed")
+            if self._idle:
+                return self._idle.pop()
+        return _Worker(self._command, self.name)
+
+    def _give_back(self, worker: _Worker) -> None:
+        with self._lock:
+            if not self._closed:
+                self._idle.append(worker)
+                return
+        worker.stop()
+
+
+def serve(answer: Callable[[object], Answer]) -> None:
+    """A worker's main loop: announce readiness, then answer jobs until stdin closes."""
+    protocol_out = os.dup(1)
+    os.dup2(2, 1)
+    reader = Connection(0, writable=False)
+    writer = Connection(protocol_out, readable=False)
+    writer.send(("ready", None))
+    while True:
+        try:
+            job = reader.recv()
+        except (EOFError, OSError):
+            return
+        writer.send(answer(job))
