@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from askdocs.corpus import CorpusCache
 from askdocs.corpus.freshness import FreshnessReader
+from askdocs.corpus.parse_pool import ParsePool
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.query_cache import QueryCache
 from askdocs.embeddings.registry import create_embedder
@@ -72,7 +74,8 @@ class AskDocs:
         self.settings = settings
         self.catalog = _catalog(settings, sites)
         self.monitor = monitor or ActivityMonitor()
-        self.corpus_cache = IngestCache()
+        parser = ParsePool(settings.corpus.parse_timeout_seconds)  # long pages, bounded
+        self.corpus_cache = IngestCache(CorpusCache(parser))
         self.freshness = FreshnessReader()
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None
@@ -332,6 +335,7 @@ class AskDocs:
         if store is not None:
             store.close()
         _close(embedder)
+        self.corpus_cache.close()  # its parse worker; later reads parse in process
 
 
 def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | None) -> SiteCatalog:

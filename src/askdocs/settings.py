@@ -69,6 +69,7 @@ class SiteConfig(BaseModel):
 class CorpusSettings(BaseModel):
     max_markdown_bytes: int = 1024 * 1024
     max_image_bytes: int = 10 * 1024 * 1024
+    parse_timeout_seconds: float = Field(default=5.0, gt=0)  # per page over 8 KiB
     split_level: int = Field(default=3, ge=1, le=6)
     max_chars: int = Field(default=1500, ge=200)
     min_chars: int = Field(default=0, ge=0)  # 0 (default): never merge; see docs/search.md

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+import anyio
 import httpx
 import pytest
 
@@ -18,6 +19,7 @@ from tests.reader.conftest import Tree
 from tests.reader.fixtures import fixture_settings
 from tests.reader.pages import page_from, render
 from tests.reader.pathological import CASES, sized
+from tests.support.timing import bounded
 
 BUDGET = 0.5
 SIZE = 128 * 1024
@@ -115,3 +117,40 @@ def test_toc_of_a_page_with_40k_headings_is_capped() -> None:
     toc = toc_of(page, title_omitted=True)
     assert len(toc) == TOC_MAX_ENTRIES
     assert max(len(entry.text) for entry in toc) <= TOC_MAX_TEXT
+
+
+@pytest.mark.anyio
+async def test_a_pathological_page_cannot_stall_the_first_catalog_read(tree: Tree) -> None:
+    """Defect 4: the page's parse is cut at ``corpus.parse_timeout_seconds`` in a worker;
+    the catalog lists every good page, and ``/healthz`` answers while the read runs."""
+    from tests.corpus.test_parse_budget import slow_page
+
+    (tree.docs / "slow.md").write_text(slow_page())  # 24 s to parse unbounded
+    settings = fixture_settings(tree.base, corpus={"parse_timeout_seconds": 0.5})
+    app = create_app(settings, AskDocs(settings))
+    transport = httpx.ASGITransport(app=app)
+    answered: list[str] = []
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+
+        async def get(path: str, name: str) -> httpx.Response:
+            response = await http.get(path, params={"locale": "en"})
+            answered.append(name)
+            return response
+
+        async with anyio.create_task_group() as group:
+            catalogs: list[httpx.Response] = []
+
+            async def catalog() -> None:
+                with anyio.fail_after(bounded(0.5)):
+                    catalogs.append(await get("/api/docs/catalog", "catalog"))
+
+            group.start_soon(catalog)
+            for _ in range(3):
+                group.start_soon(get, "/healthz", "health")
+    app.state.askdocs.reader.close()
+    assert answered.index("catalog") == 3  # every /healthz answered while the read ran
+    (response,) = catalogs
+    assert response.status_code == 200
+    slugs = {a["slug"] for c in response.json()["categories"] for a in c["articles"]}
+    assert "guide/install" in slugs
+    assert "slow" not in slugs

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from askdocs.corpus.dialects.includes import Included, expand_includes
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
+from askdocs.corpus.parse_pool import ParsePool
 from askdocs.corpus.safe_read import StatKey, read_markdown
 from askdocs.errors import CorpusError
 from askdocs.types import Page, PageError
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from askdocs.corpus.pages import CorpusPages
 
 EntryKey = tuple[str, str]  # (root path, relative path)
+Parse = Callable[[str, str, ParseOptions, Included], SourceDoc]
 
 
 @dataclass
@@ -53,10 +55,12 @@ SiteKey = tuple[str, tuple[str, ...]]  # (site id, resolved root paths)
 
 
 class CorpusCache:
-    """Holds one ``SiteCache`` per site (id and roots). Create one per process, pass it along."""
+    """Holds one ``SiteCache`` per site (id and roots). Create one per process, pass it along.
+    With a ``parser`` (the server's), long pages are parsed under its time budget."""
 
-    def __init__(self) -> None:
+    def __init__(self, parser: ParsePool | None = None) -> None:
         self.lock = threading.Lock()
+        self.parser = parser
         self._sites: dict[SiteKey, SiteCache] = {}
 
     def site(self, key: SiteKey) -> SiteCache:
@@ -66,6 +70,18 @@ class CorpusCache:
         with self.lock:
             self._sites.clear()
 
+    def parse(self, text: str, rel: str, options: ParseOptions, included: Included) -> SourceDoc:
+        """Parse one file: under the time budget of ``parser`` when there is one."""
+        if self.parser is None:
+            return parse_document(text, rel, options, included)
+        return self.parser.parse(text, rel, options, included)
+
+    def close(self) -> None:
+        """Stop the parse worker, if any (the cache itself stays usable in process)."""
+        if self.parser is not None:
+            self.parser.close()
+            self.parser = None
+
 
 def load_entry(
     previous: FileEntry | None,
@@ -73,8 +89,10 @@ def load_entry(
     rel: str,
     key: StatKey,
     settings: tuple[ParseOptions, int],
+    parse: Parse = parse_document,
 ) -> FileEntry:
-    """The previous entry when the file and settings are unchanged, else a fresh read."""
+    """The previous entry when the file and settings are unchanged, else a fresh read,
+    parsed by ``parse`` (``CorpusCache.parse``: under a time budget in the server)."""
     if previous is not None and previous.key == key and previous.settings == settings:
         return previous
     options, max_bytes = settings
@@ -84,7 +102,7 @@ def load_entry(
         return FileEntry(key, settings, PageError(rel, exc.reason))
     included = _includes(root, rel, read.text, options, max_bytes)
     try:
-        result: SourceDoc | PageError = parse_document(included.text, rel, options, included)
+        result: SourceDoc | PageError = parse(included.text, rel, options, included)
     except CorpusError as exc:
         result = PageError(rel, exc.reason)
     return FileEntry(read.key, settings, result)

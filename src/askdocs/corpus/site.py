@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from askdocs.corpus.cache import CorpusCache, EntryKey, FileEntry, SiteCache, load_entry
+from askdocs.corpus.cache import (
+    CorpusCache,
+    EntryKey,
+    FileEntry,
+    Parse,
+    SiteCache,
+    load_entry,
+)
 from askdocs.corpus.dialects.nav import NavEntry
 from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.pagekind import page_kind
@@ -30,6 +37,7 @@ class _Run:
     settings: CorpusSettings
     options: ParseOptions
     state: SiteCache
+    parse: Parse
     entries: dict[EntryKey, FileEntry] = field(default_factory=dict)
     errors: list[PageError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -49,7 +57,7 @@ def read_pages(
     cache = cache if cache is not None else CorpusCache()
     with cache.lock:
         state = cache.site((site.id, tuple(str(root.path) for root in roots)))
-        run = _Run(site, settings, options, state)
+        run = _Run(site, settings, options, state, cache.parse)
         for root in roots:
             _read_root(run, root)
         return _finish(run)
@@ -82,8 +90,9 @@ def _read_root(run: _Run, root: Root) -> None:
     for candidate in scan.files:
         key = (str(root.path), candidate.rel)
         entry = load_entry(
-            run.state.entries.get(key), root.path, candidate.rel, candidate.key, settings
-        )
+            run.state.entries.get(key), root.path, candidate.rel, candidate.key, settings,
+            run.parse,
+        )  # fmt: skip
         run.entries[key] = entry
         if isinstance(entry.result, PageError):
             run.errors.append(entry.result)

@@ -39,8 +39,8 @@ class _SiteState:
 class IngestCache:
     """The corpus stat cache plus each page's chunks and each site's last snapshot."""
 
-    def __init__(self) -> None:
-        self.corpus = CorpusCache()
+    def __init__(self, corpus: CorpusCache | None = None) -> None:
+        self.corpus = corpus if corpus is not None else CorpusCache()
         self.lock = threading.Lock()
         self._sites: dict[tuple[str, tuple[str, ...]], _SiteState] = {}
 
@@ -52,6 +52,9 @@ class IngestCache:
         with self.lock:
             self._sites.clear()
             self.corpus.clear()
+
+    def close(self) -> None:
+        self.corpus.close()
 
 
 def read_site(

@@ -18,7 +18,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
 
+from askdocs.corpus import CorpusCache
 from askdocs.corpus.dialects import DIALECTS, Dialect
+from askdocs.corpus.parse_pool import ParsePool
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.reader import article as articles
@@ -46,7 +48,8 @@ class DocsReader:
         self.settings = settings
         self.locales: tuple[str, ...] = tuple(settings.corpus.locales)
         reader = settings.reader
-        self._cache = IngestCache()
+        parser = ParsePool(settings.corpus.parse_timeout_seconds)  # long pages, bounded
+        self._cache = IngestCache(CorpusCache(parser))
         self._images = ImageFiles(settings.corpus.max_image_bytes)
         self._pool = RenderPool(
             workers=reader.render_workers,
@@ -106,6 +109,7 @@ class DocsReader:
 
     def close(self) -> None:
         self._pool.close()
+        self._cache.close()
 
     def _snapshot(self, site: SiteConfig) -> CorpusSnapshot:
         try:
