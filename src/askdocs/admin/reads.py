@@ -1,9 +1,11 @@
 """The read-only tools: sites, pages, indexing runs, grants (organisation) and providers
-(platform). Same gate and grant as every other tool; never a secret in the output."""
+(platform). Same gate and grant as every other tool; never a secret in the output. Each
+read takes its typed arguments (``admin.models``), parsed once at the boundary."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -12,7 +14,7 @@ from askdocs.admin import pages, providers, sites
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import grants_of
-from askdocs.admin.models import as_args, parse
+from askdocs.admin.models import ListIndexRuns, NoArgs, OrgScoped, PageRef, SiteRef, parse
 from askdocs.admin.names import SINGLE_TOOLS
 from askdocs.admin.operations import access
 from askdocs.admin.ops_pages import is_draft
@@ -20,31 +22,31 @@ from askdocs.confirm.canonical import sha256_hex
 from askdocs.corpus.sources import resolve_roots, scan_root
 from askdocs.db.admin_models import IndexRunRow, SiteRow
 from askdocs.db.models import MembershipRow, UserRow
-from askdocs.errors import ConfigError, InvalidInput
+from askdocs.errors import ConfigError
 
-Read = Callable[[AdminEnv, Session, str | None, str, JsonObject], JsonObject]
+Read = Callable[[AdminEnv, Session, str | None, str, Any], JsonObject]  # Any: its own model
 MAX_PAGE_CHARS = 50_000
-MAX_RUNS = 50
+DEFAULT_RUNS = 20
 
 
 def list_sites(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
 ) -> JsonObject:
     return {"sites": [sites.as_data(row) for row in sites.org_sites(session, org)]}
 
 
 def get_site(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
 ) -> JsonObject:
-    row = sites.org_site(session, org, sites.site_id(args))
+    row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
     runs = _runs(session, [row.id], 1)
     return {"site": sites.as_data(row), "lastRun": runs[0] if runs else None}
 
 
 def list_pages(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
 ) -> JsonObject:
-    row = sites.org_site(session, org, sites.site_id(args))
+    row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
     config = sites.site_config(row, env.sites_dir)
     base = sites.site_folder(env.sites_dir, row.id).resolve()
     found: list[JsonObject] = []
@@ -64,10 +66,10 @@ def list_pages(
 
 
 def read_page(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: PageRef
 ) -> JsonObject:
-    row = sites.org_site(session, org, sites.site_id(args))
-    rel = pages.check_path(args.get("path"), list(row.roots))
+    row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
+    rel = pages.check_path(args.path, list(row.roots))
     page = pages.read_page(
         sites.site_folder(env.sites_dir, row.id), rel, env.settings.admin.max_page_bytes
     )
@@ -105,20 +107,17 @@ def _runs(session: Session, site_ids: list[str], limit: int) -> list[JsonObject]
 
 
 def list_index_runs(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: ListIndexRuns
 ) -> JsonObject:
-    if args.get("siteId") is not None:
-        ids = [sites.org_site(session, org, sites.site_id(args)).id]
+    if args.site_id is not None:
+        ids = [sites.org_site(session, org, sites.valid_site_id(args.site_id)).id]
     else:
         ids = [row.id for row in sites.org_sites(session, org)]
-    limit = args.get("limit", 20)
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_RUNS:
-        raise InvalidInput(f"limit: a whole number from 1 to {MAX_RUNS}", code="invalid_argument")
-    return {"runs": _runs(session, ids, limit)}
+    return {"runs": _runs(session, ids, args.limit or DEFAULT_RUNS)}
 
 
 def list_tool_grants(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
 ) -> JsonObject:
     query = select(UserRow, MembershipRow.role).join(
         MembershipRow, MembershipRow.user_id == UserRow.id
@@ -132,7 +131,7 @@ def list_tool_grants(
 
 
 def list_providers(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: JsonObject
+    env: AdminEnv, session: Session, org: str | None, user: str, args: NoArgs
 ) -> JsonObject:
     return {"providers": [providers.as_data(row) for row in providers.platform_providers(session)]}
 
@@ -151,7 +150,7 @@ assert set(READS) <= set(SINGLE_TOOLS)
 
 def read(env: AdminEnv, tool: str, user_id: str, args: JsonObject) -> JsonObject:
     actor = access(env, tool, user_id, org_hint(args))
-    given = as_args(parse(tool, args))
+    given = parse(tool, args)
     with env.db.session() as session:
         return READS[tool](env, session, actor.org_id, user_id, given)
 

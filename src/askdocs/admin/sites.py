@@ -93,7 +93,10 @@ _DEFAULTS: JsonObject = {"askEnabled": True, "public": True, "askDailyLimit": No
 
 
 def site_id(args: JsonObject, field: str = "siteId") -> str:
-    value = args.get(field)
+    return valid_site_id(args.get(field), field)
+
+
+def valid_site_id(value: object, field: str = "siteId") -> str:
     if not isinstance(value, str) or not SITE_ID.match(value):
         raise bad(field, "must be a site id (lowercase letters, digits, - and _)")
     return value

@@ -5,17 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
 from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
 from askdocs.guard.validation import CleanText
-
-
-class Wire(BaseModel):
-    """Unknown fields are refused (400 ``invalid_request``), as on every JSON body."""
-
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+from askdocs.wire import Wire
 
 
 class PageContextIn(Wire):
@@ -58,14 +52,7 @@ class MessageOut(Wire):
 
     @classmethod
     def of(cls, record: MessageRecord) -> MessageOut:
-        return cls(
-            id=record.id,
-            role=record.role,
-            content=record.content,
-            sequence=record.sequence,
-            created_at=record.created_at,
-            metadata=record.metadata,
-        )
+        return cls.copy_of(record)
 
 
 class ThreadOut(Wire):

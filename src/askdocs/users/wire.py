@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
-from askdocs.users.orgs import Member, OrgSummary
-from askdocs.users.types import OrgRole, User
+from askdocs.users.types import OrgRole
+from askdocs.wire import Wire
 
 MAX_PASSWORD_FIELD = 1024
-
-
-class Wire(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
 class SignInIn(Wire):
@@ -28,25 +23,12 @@ class UserOut(Wire):
     display_name: str
     platform_admin: bool
 
-    @classmethod
-    def of(cls, user: User) -> UserOut:
-        return cls(
-            id=user.id,
-            email=user.email,
-            display_name=user.display_name,
-            platform_admin=user.platform_admin,
-        )
-
 
 class MembershipOut(Wire):
     id: str
     name: str
     role: OrgRole | None
     members: int
-
-    @classmethod
-    def of(cls, org: OrgSummary) -> MembershipOut:
-        return cls(id=org.id, name=org.name, role=org.role, members=org.members)
 
 
 class MeOut(Wire):
@@ -139,15 +121,6 @@ class MemberOut(Wire):
     email: str
     display_name: str
     role: OrgRole
-
-    @classmethod
-    def of(cls, member: Member) -> MemberOut:
-        return cls(
-            user_id=member.user_id,
-            email=member.email,
-            display_name=member.display_name,
-            role=member.role,
-        )
 
 
 class OrgOut(Wire):

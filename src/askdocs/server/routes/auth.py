@@ -48,8 +48,8 @@ router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
 def me_of(accounts: Accounts, user: User, session: SessionInfo | None) -> MeOut:
     orgs = OrgDirectory(accounts.db).visible(user.id)
     return MeOut(
-        user=UserOut.of(user),
-        organisations=[MembershipOut.of(o) for o in orgs if o.role is not None],
+        user=UserOut.copy_of(user),
+        organisations=[MembershipOut.copy_of(o) for o in orgs if o.role is not None],
         csrf_token=session.csrf_token if session else None,
         method=session.method if session else "token",
     )

@@ -43,7 +43,7 @@ def _orgs(accounts: Accounts) -> OrgDirectory:
 @router.get("/orgs")
 async def list_orgs(accounts: AccountsDep, caller: Caller) -> OrgListOut:
     found = await anyio.to_thread.run_sync(_orgs(accounts).visible, caller.user_id)
-    return OrgListOut(organisations=[MembershipOut.of(o) for o in found])
+    return OrgListOut(organisations=[MembershipOut.copy_of(o) for o in found])
 
 
 @router.post("/orgs", status_code=201)
@@ -61,7 +61,7 @@ def _org_out(accounts: Accounts, org_id: str, caller: Principal) -> OrgOut:
     return OrgOut(
         id=org.id,
         name=org.name,
-        members=[MemberOut.of(m) for m in members],
+        members=[MemberOut.copy_of(m) for m in members],
         owns_configured_sites=owns_configured_sites(accounts.db, org.id),
     )
 
@@ -79,7 +79,7 @@ async def add_member(
     member = await anyio.to_thread.run_sync(
         directory.add_member, org_id, body.email, body.role, caller.user_id
     )
-    return MemberOut.of(member)
+    return MemberOut.copy_of(member)
 
 
 @router.patch("/orgs/{org_id}/members/{user_id}")
@@ -135,7 +135,7 @@ def _platform(caller: Principal) -> None:
 async def list_users(accounts: AccountsDep, caller: Caller) -> UserListOut:
     _platform(caller)
     found = await anyio.to_thread.run_sync(accounts.users.all)
-    return UserListOut(users=[UserOut.of(u) for u in found])
+    return UserListOut(users=[UserOut.copy_of(u) for u in found])
 
 
 @router.post("/users", status_code=201)
@@ -148,7 +148,7 @@ async def create_user(accounts: AccountsDep, caller: Caller, body: UserCreateIn)
         user = accounts.users.create_user(body.email, body.name, platform_admin=body.platform_admin)
         if body.password is not None:
             accounts.set_password(user.id, body.password)
-        return UserOut.of(user)
+        return UserOut.copy_of(user)
 
     return await anyio.to_thread.run_sync(run)
 
