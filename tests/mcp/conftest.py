@@ -18,7 +18,9 @@ import jwt as pyjwt
 import pytest
 
 from askdocs.auth.jwt import mint
+from askdocs.db import Database
 from askdocs.settings import Settings, load_settings
+from askdocs.users import UserService
 
 FIXTURE_DOCS = Path(__file__).resolve().parent / "fixture_docs"
 KEY = "mcp-test-signing-key-0123456789abcdefghijklmnop"
@@ -49,17 +51,19 @@ def _b64(obj: object) -> str:
 @dataclass(frozen=True)
 class Tokens:
     settings: Settings
+    sub: str = "user-1"
+    org: str = "org-1"
 
     def valid(self, **claims: object) -> str:
-        return mint(self.settings, "user-1", org="org-1", org_role="admin", **claims)  # type: ignore[arg-type]
+        return mint(self.settings, self.sub, org=self.org, org_role="admin", **claims)  # type: ignore[arg-type]
 
     def expired(self) -> str:
-        return mint(self.settings, "user-1", ttl_seconds=60, now=int(time.time()) - 3600)
+        return mint(self.settings, self.sub, ttl_seconds=60, now=int(time.time()) - 3600)
 
     def _claims(self, **changes: object) -> dict[str, object]:
         now = int(time.time())
         claims: dict[str, object] = {
-            "sub": "user-1",
+            "sub": self.sub,
             "iat": now,
             "exp": now + 600,
             "iss": self.settings.auth.jwt_issuer,
@@ -151,8 +155,28 @@ def module_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("mcp-data")
 
 
+def seeded_tokens(data_dir: Path, email: str = "mcp@example.com") -> Tokens:
+    """Tokens of a real user of ``data_dir``'s database, admin of an organisation there:
+    local mode over HTTP refuses tokens of users its database does not know."""
+    settings = make_settings(data_dir)
+    db = Database.open(settings)
+    try:
+        users = UserService(db)
+        user = users.create_user(email)
+        org = users.create_organisation("MCP tests", user.id)
+        users.add_member(org.id, user.id, "admin")
+    finally:
+        db.close()
+    return Tokens(settings, sub=user.id, org=org.id)
+
+
 @pytest.fixture(scope="module")
-def local_http(module_data: Path) -> Iterator[McpProcess]:
+def local_tokens(module_data: Path) -> Tokens:
+    return seeded_tokens(module_data)
+
+
+@pytest.fixture(scope="module")
+def local_http(module_data: Path, local_tokens: Tokens) -> Iterator[McpProcess]:
     """One local-mode HTTP server over the fixture docs, shared by a test module."""
     server = start_http(["--docs", str(FIXTURE_DOCS)], process_env(module_data))
     yield server

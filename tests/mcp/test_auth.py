@@ -7,17 +7,20 @@ from pathlib import Path
 import anyio
 import pytest
 
+from askdocs.db import Database
 from askdocs.errors import AuthError, ConfigError
 from askdocs.mcp.app import McpRun, boundary_auth
 from askdocs.mcp.auth import (
     JwtTokenVerifier,
+    LocalUsers,
     context_from_access_token,
     require_shared_key,
     stdio_auth,
     stdio_token,
 )
 from askdocs.settings import load_settings
-from tests.mcp.conftest import BAD_TOKENS, KEY, Tokens
+from askdocs.users import UserService
+from tests.mcp.conftest import BAD_TOKENS, KEY, Tokens, seeded_tokens
 
 
 def test_verifier_exposes_the_typed_context(tokens: Tokens) -> None:
@@ -90,3 +93,26 @@ def test_boundary_decisions(tokens: Tokens) -> None:
     assert fixed.sub == "user-1"
     with pytest.raises(AuthError):
         boundary_auth(settings, server_stdio, {})
+
+
+def test_local_verifier_refuses_deleted_users_and_rereads_authority(tmp_path: Path) -> None:
+    """Defect 6 in process: with the local user check a token is only as good as its user
+    in the database now, whatever the token itself claims."""
+    tokens = seeded_tokens(tmp_path / "data")
+    verifier = JwtTokenVerifier(tokens.settings, LocalUsers(tokens.settings))
+    token = tokens.valid(platform_admin=True)  # the token claims more than the user has
+    access = anyio.run(verifier.verify_token, token)
+    assert access is not None
+    context = context_from_access_token(access)
+    assert (context.sub, context.org, context.org_role) == (tokens.sub, tokens.org, "admin")
+    assert context.platform_admin is False  # the database's value, not the token's
+    db = Database.open(tokens.settings)
+    try:
+        UserService(db).add_member(tokens.org, tokens.sub, "member")
+        assert context_from_access_token(anyio.run(verifier.verify_token, token)).org_role == (  # type: ignore[arg-type]
+            "member"
+        )
+        UserService(db).delete(tokens.sub)
+    finally:
+        db.close()
+    assert anyio.run(verifier.verify_token, token) is None

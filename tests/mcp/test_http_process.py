@@ -12,13 +12,15 @@ import httpx2
 import pytest
 from mcp.client.streamable_http import streamable_http_client
 
-from askdocs.auth.jwt import mint
+from askdocs.db import Database
+from askdocs.users import UserService
 from mcp import Client
 from tests.mcp.conftest import (
     BAD_TOKENS,
     McpProcess,
     Tokens,
     process_env,
+    seeded_tokens,
     start_http,
 )
 from tests.support.timing import bounded
@@ -47,10 +49,10 @@ def post(url: str, headers: dict[str, str]) -> httpx.Response:
 
 
 def test_handshake_lists_the_tools_and_search_cites_the_section(
-    local_http: McpProcess, tokens: Tokens
+    local_http: McpProcess, local_tokens: Tokens
 ) -> None:
     async def run() -> tuple[list[str], dict[str, object]]:
-        async with client(local_http.url, tokens.valid()) as session:
+        async with client(local_http.url, local_tokens.valid()) as session:
             names = [tool.name for tool in (await session.list_tools()).tools]
             result = await session.call_tool(
                 "search_docs", {"query": "send cookies on cross-origin requests", "limit": 3}
@@ -68,22 +70,24 @@ def test_handshake_lists_the_tools_and_search_cites_the_section(
 
 @pytest.mark.parametrize("kind", [*BAD_TOKENS, "garbage"])
 def test_refused_tokens_get_401_with_www_authenticate(
-    local_http: McpProcess, tokens: Tokens, kind: str
+    local_http: McpProcess, local_tokens: Tokens, kind: str
 ) -> None:
-    token = "not-a-jwt" if kind == "garbage" else tokens.bad(kind)
+    token = "not-a-jwt" if kind == "garbage" else local_tokens.bad(kind)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     response = post(local_http.url, headers)
     assert response.status_code == 401
     assert response.headers["WWW-Authenticate"].startswith('Bearer error="invalid_token"')
 
 
-def test_token_in_the_query_string_is_not_accepted(local_http: McpProcess, tokens: Tokens) -> None:
-    response = post(f"{local_http.url}?access_token={tokens.valid()}", {})
+def test_token_in_the_query_string_is_not_accepted(
+    local_http: McpProcess, local_tokens: Tokens
+) -> None:
+    response = post(f"{local_http.url}?access_token={local_tokens.valid()}", {})
     assert response.status_code == 401
 
 
-def test_foreign_origin_is_refused(local_http: McpProcess, tokens: Tokens) -> None:
-    auth = {"Authorization": f"Bearer {tokens.valid()}"}
+def test_foreign_origin_is_refused(local_http: McpProcess, local_tokens: Tokens) -> None:
+    auth = {"Authorization": f"Bearer {local_tokens.valid()}"}
     assert post(local_http.url, {**auth, "Origin": "http://evil.example"}).status_code == 403
     assert post(local_http.url, {**auth, "Host": "evil.example"}).status_code == 421
     assert post(local_http.url, {**auth, "Origin": "http://127.0.0.1:5173"}).status_code == 200
@@ -136,12 +140,12 @@ def test_server_mode_tool_error_within_its_bound_when_the_api_fails(
 
 
 def test_a_session_only_answers_the_credential_that_created_it(
-    local_http: McpProcess, tokens: Tokens
+    local_http: McpProcess, local_tokens: Tokens
 ) -> None:
-    first = post(local_http.url, {"Authorization": f"Bearer {tokens.valid()}"})
+    first = post(local_http.url, {"Authorization": f"Bearer {local_tokens.valid()}"})
     assert first.status_code == 200
     session = first.headers["mcp-session-id"]
-    other = mint(tokens.settings, "user-2")
+    other = seeded_tokens(local_tokens.settings.data_dir, "other@example.com").valid()
     reuse = httpx.post(
         local_http.url,
         json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
@@ -156,8 +160,8 @@ def test_a_session_only_answers_the_credential_that_created_it(
     assert reuse.status_code == 404
 
 
-def test_mcp_responses_carry_nosniff(local_http: McpProcess, tokens: Tokens) -> None:
-    ok = post(local_http.url, {"Authorization": f"Bearer {tokens.valid()}"})
+def test_mcp_responses_carry_nosniff(local_http: McpProcess, local_tokens: Tokens) -> None:
+    ok = post(local_http.url, {"Authorization": f"Bearer {local_tokens.valid()}"})
     refused = post(local_http.url, {})
     assert ok.headers["X-Content-Type-Options"] == "nosniff"
     assert refused.headers["X-Content-Type-Options"] == "nosniff"
@@ -168,3 +172,26 @@ def test_mcp_oversized_unauthenticated_body_is_413(local_http: McpProcess) -> No
     response = httpx.post(local_http.url, content=body, headers=MCP_HEADERS, timeout=30)
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "body_too_large"
+
+
+def test_local_http_refuses_the_token_of_a_deleted_user(
+    local_http: McpProcess, module_data: Path
+) -> None:
+    """Defect 6: local mode has no API to re-check the user, so the transport does."""
+    doomed = seeded_tokens(module_data, "doomed@example.com")
+    auth = {"Authorization": f"Bearer {doomed.valid()}"}
+    assert post(local_http.url, auth).status_code == 200
+    db = Database.open(doomed.settings)
+    try:
+        assert UserService(db).delete(doomed.sub)
+    finally:
+        db.close()
+    refused = post(local_http.url, auth)  # the same, unexpired token
+    assert refused.status_code == 401
+    assert refused.headers["WWW-Authenticate"].startswith('Bearer error="invalid_token"')
+
+
+def test_local_http_refuses_a_token_of_a_user_it_never_had(
+    local_http: McpProcess, tokens: Tokens
+) -> None:
+    assert post(local_http.url, {"Authorization": f"Bearer {tokens.valid()}"}).status_code == 401

@@ -4,7 +4,8 @@ Modes: *local* (no API URL) runs the engine in-process over ``--docs`` or the co
 sites; *server* (an API URL) forwards every tool call to the askdocs HTTP API.
 Auth: stdio in local mode has none (the parent process owns the pipe); stdio in server mode
 verifies ``ASKDOCS_MCP_TOKEN`` once at start; HTTP verifies the bearer on every request in
-both modes, because any local process or web page could otherwise reach the port.
+both modes, because any local process or web page could otherwise reach the port, and in
+local mode also checks that the token's user still exists in the data dir's database.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from askdocs.errors import ConfigError
 from askdocs.mcp.auth import (
     AuthContext,
     JwtTokenVerifier,
+    LocalUsers,
     require_shared_key,
     stdio_auth,
     stdio_token,
@@ -67,7 +69,9 @@ def boundary_auth(
         if run.api_url:
             require_shared_key(settings, env)
         signing_key(settings)  # fail now on a bad key, not on the first request
-        return None, JwtTokenVerifier(settings)
+        if run.api_url:
+            return None, JwtTokenVerifier(settings)  # the API re-checks the user
+        return None, JwtTokenVerifier(settings, LocalUsers(settings))
     if run.api_url:
         token = stdio_token(env)
         require_shared_key(settings, env)  # before verify, which would create a local key

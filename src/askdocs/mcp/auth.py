@@ -2,25 +2,38 @@
 
 Stdio in server mode reads ``ASKDOCS_MCP_TOKEN`` once at start and verifies it; the HTTP
 transport verifies ``Authorization: Bearer`` on every request through the SDK's bearer
-middleware, which answers 401 with ``WWW-Authenticate`` before any MCP work. The claims are
-informational: in server mode the token is forwarded unchanged and the API re-checks it.
+middleware, which answers 401 with ``WWW-Authenticate`` before any MCP work. In server mode
+the claims are informational: the token is forwarded unchanged and the API re-checks it. In
+local mode over HTTP there is no API behind the tools, so the verifier itself re-reads the
+token's user from this data dir's database (``LocalUsers``): a deleted user's token is
+refused at once, not when it expires, and organisation role and platform admin are the
+database's values now, as on the REST API.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
+import anyio
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 
 from askdocs.auth.jwt import Claims, verify
 from askdocs.auth.keys import KEY_FILE
+from askdocs.db import Database
 from askdocs.errors import AskDocsError, AuthError, ConfigError
 from askdocs.settings import Settings
+from askdocs.users.principal import resolve
+from askdocs.users.service import UserService
+from askdocs.users.types import Principal
 
 TOKEN_ENV = "ASKDOCS_MCP_TOKEN"  # noqa: S105 (a variable name)
+log = logging.getLogger(__name__)
+PrincipalOf = Callable[[Claims], Principal]  # AuthError for a user that no longer exists
 
 
 @dataclass(frozen=True)
@@ -47,16 +60,45 @@ class AuthContext:
         }
 
 
-class JwtTokenVerifier:
-    """The SDK's ``TokenVerifier`` over askdocs's HS256 JWTs (issuer, audience, expiry)."""
+class LocalUsers:
+    """Local mode's user check: the token's subject as this data dir's database knows it now
+    (``users.principal.resolve``). The database opens on the first request."""
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
+        self._db: Database | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, claims: Claims) -> Principal:
+        return resolve(UserService(self._database()), claims)
+
+    def _database(self) -> Database:
+        with self._lock:
+            if self._db is None:
+                self._db = Database.open(self._settings)
+            return self._db
+
+
+class JwtTokenVerifier:
+    """The SDK's ``TokenVerifier`` over askdocs's HS256 JWTs (issuer, audience, expiry); with
+    ``principal_of`` (local mode) the user must also still exist, and its authority is
+    re-read."""
+
+    def __init__(self, settings: Settings, principal_of: PrincipalOf | None = None) -> None:
+        self._settings = settings
+        self._principal_of = principal_of
 
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
             claims = verify(token, self._settings)
-        except AskDocsError:
+            if self._principal_of is not None:
+                claims = _current(
+                    await anyio.to_thread.run_sync(self._principal_of, claims), claims
+                )
+        except AuthError:
+            return None
+        except AskDocsError as exc:  # the database cannot answer: refuse, never guess
+            log.warning("MCP token refused: the user check failed: %s", exc)
             return None
         return AccessToken(
             token=token,
@@ -72,6 +114,16 @@ class JwtTokenVerifier:
                 "platformAdmin": claims.platform_admin,
             },
         )
+
+
+def _current(principal: Principal, claims: Claims) -> Claims:
+    """The token's claims with the authority the database gives the user now."""
+    return replace(
+        claims,
+        org=principal.org,
+        org_role=principal.org_role,
+        platform_admin=principal.user.platform_admin,
+    )
 
 
 def context_from_access_token(token: AccessToken) -> AuthContext:
