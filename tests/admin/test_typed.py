@@ -44,6 +44,24 @@ async def test_openapi_describes_every_admin_body_with_its_fields(rest: Any) -> 
 
 
 @pytest.mark.anyio
+async def test_openapi_describes_every_admin_read_result_with_its_fields(rest: Any) -> None:
+    harness, people = rest
+    spec = (await harness.client.get("/openapi.json")).json()
+    components = spec["components"]["schemas"]
+    reads = {"/sites": "sites", "/sites/{site_id}": "lastRun", "/runs": "runs"}
+    reads |= {"/sites/{site_id}/pages": "pages", "/sites/{site_id}/pages/{path}": "sha256"}
+    reads |= {"/grants": "members", "/providers": "providers"}
+    for path, field in reads.items():
+        ok = spec["paths"][f"{ADMIN}{path}"]["get"]["responses"]["200"]
+        ref = ok["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+        assert field in components[ref]["properties"], path
+    _, headers = people["owner"]
+    listed = (await harness.client.get(f"{ADMIN}/sites", headers=headers)).json()
+    assert set(listed) == {"sites"}
+    assert {"askEnabled", "defaultLocale", "organisationId"} <= set(listed["sites"][0])
+
+
+@pytest.mark.anyio
 async def test_schema_endpoints_list_every_operation_from_the_models(rest: Any) -> None:
     harness, people = rest
     _, headers = people["owner"]

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from askdocs.admin.args import MISSING, JsonObject, bad, optional_text, text
+from askdocs.admin.results import ProviderOut
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.db.admin_models import ProviderRow
 from askdocs.errors import NotFound
@@ -47,19 +48,7 @@ def name_taken(session: Session, name: str, except_id: str | None) -> bool:
 
 def as_data(row: ProviderRow) -> JsonObject:
     """What any reader sees: never the key, never the ciphertext."""
-    return {
-        "id": row.id,
-        "name": row.name,
-        "capability": row.capability,
-        "kind": row.kind,
-        "baseUrl": row.base_url,
-        "model": row.model,
-        "hasApiKey": row.api_key_encrypted is not None,
-        "apiKeyLastFour": row.api_key_last_four or None,
-        "lastTestAt": row.last_test_at.isoformat() if row.last_test_at else None,
-        "lastTestOk": row.last_test_ok,
-        "lastTestError": row.last_test_error,
-    }
+    return ProviderOut.of(row).dump()
 
 
 def state_fingerprint(row: ProviderRow) -> str:

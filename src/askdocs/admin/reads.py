@@ -18,39 +18,55 @@ from askdocs.admin.models import ListIndexRuns, NoArgs, OrgScoped, PageRef, Site
 from askdocs.admin.names import SINGLE_TOOLS
 from askdocs.admin.operations import access
 from askdocs.admin.ops_pages import is_draft
+from askdocs.admin.results import (
+    GrantsOut,
+    MemberGrants,
+    PageEntry,
+    PageOut,
+    PageProblem,
+    PagesOut,
+    ProviderOut,
+    ProvidersOut,
+    Result,
+    RunOut,
+    RunsOut,
+    SiteDetailOut,
+    SiteOut,
+    SitesOut,
+)
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.corpus.sources import resolve_roots, scan_root
 from askdocs.db.admin_models import IndexRunRow, SiteRow
 from askdocs.db.models import MembershipRow, UserRow
 from askdocs.errors import ConfigError
 
-Read = Callable[[AdminEnv, Session, str | None, str, Any], JsonObject]  # Any: its own model
+Read = Callable[[AdminEnv, Session, str | None, str, Any], Result]  # Any: its own model
 MAX_PAGE_CHARS = 50_000
 DEFAULT_RUNS = 20
 
 
 def list_sites(
     env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
-) -> JsonObject:
-    return {"sites": [sites.as_data(row) for row in sites.org_sites(session, org)]}
+) -> SitesOut:
+    return SitesOut(sites=[SiteOut.of(row) for row in sites.org_sites(session, org)])
 
 
 def get_site(
     env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
-) -> JsonObject:
+) -> SiteDetailOut:
     row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
     runs = _runs(session, [row.id], 1)
-    return {"site": sites.as_data(row), "lastRun": runs[0] if runs else None}
+    return SiteDetailOut(site=SiteOut.of(row), last_run=runs[0] if runs else None)
 
 
 def list_pages(
     env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
-) -> JsonObject:
+) -> PagesOut:
     row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
     config = sites.site_config(row, env.sites_dir)
     base = sites.site_folder(env.sites_dir, row.id).resolve()
-    found: list[JsonObject] = []
-    errors: list[JsonObject] = []
+    found: list[PageEntry] = []
+    errors: list[PageProblem] = []
     try:
         roots = resolve_roots(config)
     except ConfigError:
@@ -60,14 +76,14 @@ def list_pages(
         scan = scan_root(root)
         for item in scan.files:
             path = f"{prefix}/{item.rel}" if prefix else item.rel
-            found.append({"path": path, "bytes": item.key.size, "audience": root.audience})
-        errors += [{"path": e.path, "reason": e.reason} for e in scan.errors]
-    return {"siteId": row.id, "pages": found, "errors": errors}
+            found.append(PageEntry(path=path, bytes=item.key.size, audience=root.audience))
+        errors += [PageProblem(path=e.path, reason=e.reason) for e in scan.errors]
+    return PagesOut(site_id=row.id, pages=found, errors=errors)
 
 
 def read_page(
     env: AdminEnv, session: Session, org: str | None, user: str, args: PageRef
-) -> JsonObject:
+) -> PageOut:
     row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
     rel = pages.check_path(args.path, list(row.roots))
     page = pages.read_page(
@@ -76,64 +92,51 @@ def read_page(
     if page is None:
         raise pages.page_not_found()
     content = page.text
-    return {
-        "siteId": row.id,
-        "path": rel,
-        "sha256": sha256_hex(page.data),
-        "draft": is_draft(content, rel),
-        "content": content[:MAX_PAGE_CHARS],
-        "truncated": len(content) > MAX_PAGE_CHARS,
-    }
+    return PageOut(
+        site_id=row.id,
+        path=rel,
+        sha256=sha256_hex(page.data),
+        draft=is_draft(content, rel),
+        content=content[:MAX_PAGE_CHARS],
+        truncated=len(content) > MAX_PAGE_CHARS,
+    )
 
 
-def run_data(run: IndexRunRow) -> JsonObject:
-    return {
-        "id": run.id,
-        "siteId": run.site_id,
-        "userId": run.user_id,
-        "initiator": run.initiator,
-        "status": run.status,
-        "startedAt": run.started_at.isoformat() if run.started_at else None,
-        "finishedAt": run.finished_at.isoformat() if run.finished_at else None,
-        "chunks": run.chunks,
-        "error": run.error,
-    }
-
-
-def _runs(session: Session, site_ids: list[str], limit: int) -> list[JsonObject]:
+def _runs(session: Session, site_ids: list[str], limit: int) -> list[RunOut]:
     query = select(IndexRunRow).where(IndexRunRow.site_id.in_(site_ids))
     query = query.order_by(IndexRunRow.created_at.desc(), IndexRunRow.id).limit(limit)
-    return [run_data(run) for run in session.scalars(query)]
+    return [RunOut.of(run) for run in session.scalars(query)]
 
 
 def list_index_runs(
     env: AdminEnv, session: Session, org: str | None, user: str, args: ListIndexRuns
-) -> JsonObject:
+) -> RunsOut:
     if args.site_id is not None:
         ids = [sites.org_site(session, org, sites.valid_site_id(args.site_id)).id]
     else:
         ids = [row.id for row in sites.org_sites(session, org)]
-    return {"runs": _runs(session, ids, args.limit or DEFAULT_RUNS)}
+    return RunsOut(runs=_runs(session, ids, args.limit or DEFAULT_RUNS))
 
 
 def list_tool_grants(
     env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
-) -> JsonObject:
+) -> GrantsOut:
     query = select(UserRow, MembershipRow.role).join(
         MembershipRow, MembershipRow.user_id == UserRow.id
     )
     query = query.where(MembershipRow.organisation_id == org).order_by(UserRow.email)
     members = [
-        {"userId": u.id, "email": u.email, "role": role, "tools": grants_of(session, u.id)}
+        MemberGrants(user_id=u.id, email=u.email, role=role, tools=grants_of(session, u.id))
         for u, role in session.execute(query)
     ]
-    return {"organisationId": org, "members": members}
+    return GrantsOut(organisation_id=org, members=members)
 
 
 def list_providers(
     env: AdminEnv, session: Session, org: str | None, user: str, args: NoArgs
-) -> JsonObject:
-    return {"providers": [providers.as_data(row) for row in providers.platform_providers(session)]}
+) -> ProvidersOut:
+    found = providers.platform_providers(session)
+    return ProvidersOut(providers=[ProviderOut.of(row) for row in found])
 
 
 READS: dict[str, Read] = {
@@ -152,7 +155,7 @@ def read(env: AdminEnv, tool: str, user_id: str, args: JsonObject) -> JsonObject
     actor = access(env, tool, user_id, org_hint(args))
     given = parse(tool, args)
     with env.db.session() as session:
-        return READS[tool](env, session, actor.org_id, user_id, given)
+        return READS[tool](env, session, actor.org_id, user_id, given).dump()
 
 
 def all_site_rows(session: Session) -> list[SiteRow]:

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from askdocs.admin.args import MISSING, JsonObject, bad, count, flag, string_list, text
+from askdocs.admin.results import SiteOut
 from askdocs.db.admin_models import SiteRow
 from askdocs.errors import NotFound
 from askdocs.settings import RootConfig, SiteConfig
@@ -103,17 +104,7 @@ def valid_site_id(value: object, field: str = "siteId") -> str:
 
 
 def as_data(row: SiteRow) -> JsonObject:
-    return {
-        "id": row.id,
-        "organisationId": row.organisation_id,
-        "name": row.name,
-        "roots": list(row.roots),
-        "hostnames": list(row.hostnames),
-        "public": row.public,
-        "askEnabled": row.ask_enabled,
-        "askDailyLimit": row.ask_daily_limit,
-        "defaultLocale": row.default_locale,
-    }
+    return SiteOut.of(row).dump()
 
 
 def apply_fields(row: SiteRow, values: JsonObject) -> None:

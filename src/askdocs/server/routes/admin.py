@@ -21,6 +21,15 @@ from askdocs.admin.args import JsonObject
 from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema, model_of, schema_entry
 from askdocs.admin.names import OPERATIONS, snake
 from askdocs.admin.operations import slug
+from askdocs.admin.results import (
+    GrantsOut,
+    PageOut,
+    PagesOut,
+    ProvidersOut,
+    RunsOut,
+    SiteDetailOut,
+    SitesOut,
+)
 from askdocs.errors import NotFound
 from askdocs.server.deps import AdminDep
 from askdocs.server.signin import Caller
@@ -54,12 +63,12 @@ async def _read(admin: AdminApi, caller: Principal, tool: str, values: JsonObjec
     return await anyio.to_thread.run_sync(admin.read, tool, caller.user_id, args)
 
 
-@router.get("/sites")
+@router.get("/sites", response_model=SitesOut)
 async def list_sites(admin: Admin, caller: Caller, organisationId: str | None = None) -> JsonObject:
     return await _read(admin, caller, "list_sites", {"organisationId": organisationId})
 
 
-@router.get("/sites/{site_id}")
+@router.get("/sites/{site_id}", response_model=SiteDetailOut)
 async def get_site(
     admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
 ) -> JsonObject:
@@ -67,7 +76,7 @@ async def get_site(
     return await _read(admin, caller, "get_site", values)
 
 
-@router.get("/sites/{site_id}/pages")
+@router.get("/sites/{site_id}/pages", response_model=PagesOut)
 async def list_pages(
     admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
 ) -> JsonObject:
@@ -75,7 +84,7 @@ async def list_pages(
     return await _read(admin, caller, "list_pages", values)
 
 
-@router.get("/sites/{site_id}/pages/{path:path}")
+@router.get("/sites/{site_id}/pages/{path:path}", response_model=PageOut)
 async def read_page(
     admin: Admin, caller: Caller, site_id: str, path: str, organisationId: str | None = None
 ) -> JsonObject:
@@ -83,7 +92,7 @@ async def read_page(
     return await _read(admin, caller, "read_page", values)
 
 
-@router.get("/runs")
+@router.get("/runs", response_model=RunsOut)
 async def list_runs(
     admin: Admin,
     caller: Caller,
@@ -95,7 +104,7 @@ async def list_runs(
     return await _read(admin, caller, "list_index_runs", values)
 
 
-@router.get("/grants")
+@router.get("/grants", response_model=GrantsOut)
 async def list_grants(
     admin: Admin, caller: Caller, organisationId: str | None = None
 ) -> JsonObject:
@@ -108,7 +117,7 @@ async def own_grants(admin: Admin, caller: Caller) -> JsonObject:
     return await anyio.to_thread.run_sync(admin.own_grants, caller.user_id)
 
 
-@router.get("/providers")
+@router.get("/providers", response_model=ProvidersOut)
 async def list_providers(admin: Admin, caller: Caller) -> JsonObject:
     return await anyio.to_thread.run_sync(
         admin.read, "list_inference_providers", caller.user_id, {}
