@@ -7,9 +7,10 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from askdocs.answer.extractive import INTRO, close_fences, extractive_pieces, trim
+from askdocs.answer.extractive import INTRO, close_fences, extractive_pieces, quote, trim
 from askdocs.answer.prompt import sources, system_prompt
 from askdocs.answer.search_text import search_text
+from askdocs.assistant.extractive import extractive_reply
 from askdocs.llm.types import ChatMessage
 from askdocs.types import Hit
 
@@ -106,3 +107,16 @@ def test_trim_prefers_paragraph_breaks_and_closes_fences() -> None:
     cut = close_fences(trim(text, 60))
     assert cut.count("```") % 2 == 0
     assert trim("One. Two three four five six seven.", 20).endswith("…")
+
+
+def test_extractive_quotes_keep_code_blocks_and_tables_line_by_line() -> None:
+    text = (
+        "Install:\n\n```sh\npip install acme\nacme --help\n```\n\n"
+        "| key | default |\n|---|---|\n| cache | off |"
+    )
+    found = hit(1, text)
+    for reply in (quote(found), extractive_reply([found], "ok")):
+        assert "> ```sh\n> pip install acme\n> acme --help\n> ```" in reply
+        assert "> | key | default |\n> |---|---|\n> | cache | off |" in reply
+    cut = quote(found, max_chars=40)  # trimmed inside the code block: the fence is closed
+    assert cut.count("```") % 2 == 0

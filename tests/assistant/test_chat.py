@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from askdocs.assistant.docs_tool import CAPTIONS, SEARCHING
 from askdocs.assistant.limits import char_truncation_marker, model_truncation_marker
+from askdocs.assistant.turn import MODEL_FAILED
 from askdocs.db.models import MessageRow, ThreadRow
 from tests.assistant.conftest import Harness
 from tests.assistant.frames import captions, parse_frames, text_of, types
@@ -243,12 +244,60 @@ async def test_a_model_failure_says_so_and_leaves_the_question_open(harness: Har
     thread = await _thread(harness, headers, title="t")
     harness.models.script(Script(status=500))
     frames = await _chat(harness, headers, thread, "anyone?")
-    assert types(frames) == ["start", "text-start", "text-delta", "text-end", "finish", "[DONE]"]
+    assert types(frames) == ["start", "text-start", "text-end", "error", "finish", "[DONE]"]
     assert frames[-2]["finishReason"] == "error"
-    assert "could not answer" in text_of(frames)
+    assert frames[3]["errorText"] == MODEL_FAILED  # plain: no provider text
+    assert text_of(frames) == ""
     assert [r.role for r in _messages(harness, thread)] == ["user"]
     listed = (await harness.client.get(THREADS, headers=headers)).json()["threads"]
     assert listed[0]["awaitingReply"] is True
+
+
+@pytest.mark.anyio
+async def test_use_chat_default_body_is_accepted(harness: Harness) -> None:
+    _, headers = harness.user("a@x.io")
+    thread = await _thread(harness, headers, title="t")
+    ui = [
+        {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "old"}]},
+        {"id": "m2", "role": "assistant", "parts": [{"type": "text", "text": "answer"}]},
+        {"id": "m3", "role": "user", "parts": [{"type": "text", "text": "new question"}]},
+    ]
+    body = {"id": thread, "messages": ui, "trigger": "submit-message", "messageId": None}
+    response = await harness.client.post(CHAT, json=body, headers=headers)
+    assert response.status_code == 200
+    frames = parse_frames(response.text)
+    rows = _messages(harness, thread)
+    assert next((r.role, r.content) for r in rows) == ("user", "new question")
+    assert rows[1].id == frames[0]["messageId"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [],
+        "text",
+        [{"role": "assistant", "parts": [{"type": "text", "text": "x"}]}],
+        [{"role": "user", "parts": "x"}],
+        [{"role": "user", "parts": [{"type": "text", "text": 5}]}],
+    ],
+)
+async def test_a_bad_use_chat_body_is_400(harness: Harness, messages: object) -> None:
+    _, headers = harness.user("a@x.io")
+    thread = await _thread(harness, headers, title="t")
+    body = {"id": thread, "messages": messages}
+    response = await harness.client.post(CHAT, json=body, headers=headers)
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_request")
+
+
+@pytest.mark.anyio
+async def test_a_use_chat_body_with_an_unknown_field_is_400(harness: Harness) -> None:
+    _, headers = harness.user("a@x.io")
+    thread = await _thread(harness, headers, title="t")
+    ui = [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}]
+    body = {"id": thread, "messages": ui, "trigger": "submit-message", "payer": "someone"}
+    response = await harness.client.post(CHAT, json=body, headers=headers)
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_request")
 
 
 @pytest.mark.anyio

@@ -26,6 +26,7 @@ ANSWER = [
     "```sh\npip install fixture\n```\n\n",
     "Then configure it [2].",
 ]
+FOLLOW_UP_ANSWER = "Run pip install fixture [1].\n\n| key | default |\n|---|---|\n| cache | false |"
 _addresses = itertools.count(10)
 WIDE_ROW = " | ".join(f"value number {n} of the option" for n in range(8))
 SECTIONS = "\n\n".join(
@@ -110,9 +111,7 @@ def ask(page: Page, question: str) -> None:
 def test_answer_cites_copies_and_suggests_follow_ups(
     page: Page, site: Site, artifacts: Path
 ) -> None:
-    site.model.script(
-        Reply(openai_text(ANSWER)), Reply(openai_text(["Run pip install fixture [1]."]))
-    )
+    site.model.script(Reply(openai_text(ANSWER)), Reply(openai_text([FOLLOW_UP_ANSWER])))
     open_ask(page, site.url + "/docs/guide/configure")
     expect(page.locator("#ask-remaining")).to_have_text(f"{DAILY_LIMIT} questions left today")
     ask(page, "How do I install fixture with pip?")
@@ -136,9 +135,9 @@ def test_answer_cites_copies_and_suggests_follow_ups(
     follow_up = follow_ups.first.text_content() or ""
     follow_ups.first.click()
     expect(page.locator(".turn-user").last).to_have_text(re.compile(re.escape(follow_up)))
-    expect(page.locator(".turn-answer").last.locator(".answer-text")).to_have_text(
-        "Run pip install fixture 1."
-    )
+    last = page.locator(".turn-answer").last.locator(".answer-text")
+    expect(last.locator("p").first).to_have_text("Run pip install fixture 1.")
+    expect(last.locator(".table-scroll table td")).to_have_text(["cache", "false"])
 
 
 def test_model_down_shows_sources_and_a_retry(page: Page, site: Site, artifacts: Path) -> None:

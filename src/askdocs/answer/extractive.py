@@ -43,7 +43,7 @@ def quote(hit: Hit, max_chars: int = MAX_EXCERPT_CHARS) -> str:
         f"{hit.title} › {hit.heading}" if hit.heading and hit.heading != hit.title else hit.title
     )
     quoted = "\n".join(
-        f"> {line}" if line else ">" for line in trim(hit.text, max_chars).split("\n")
+        f"> {line}" if line else ">" for line in close_fences(trim(hit.text, max_chars)).split("\n")
     )
     return f"**[{label}]({hit.url})**\n\n{quoted}\n\n"
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from askdocs.assistant.types import MessageRecord, ThreadDetail, ThreadSummary
 from askdocs.db import Database
-from askdocs.db.models import MessageRow, ThreadRow, utcnow
+from askdocs.db.models import MessageRow, ThreadRow, new_id, utcnow
 from askdocs.errors import NotFound
 
 THREAD_NOT_FOUND = "Thread not found"
@@ -173,10 +173,17 @@ class ThreadStore:
         return _message(row), False
 
     def append_reply(
-        self, thread_id: str, user_sequence: int, content: str, metadata: dict[str, Any]
+        self,
+        thread_id: str,
+        user_sequence: int,
+        content: str,
+        metadata: dict[str, Any],
+        message_id: str | None = None,
     ) -> MessageRecord:
-        """Write the assistant's half at ``user_sequence + 1``."""
+        """Write the assistant's half at ``user_sequence + 1``, with ``message_id`` (the id
+        the stream's ``start`` chunk announced) when given."""
         row = MessageRow(
+            id=message_id or new_id(),
             thread_id=thread_id,
             role="assistant",
             content=content,
@@ -198,6 +205,7 @@ class ThreadStore:
                 raise thread_not_found()
             newest = _newest(session, row.thread_id)
             fresh = MessageRow(
+                id=row.id,
                 thread_id=row.thread_id,
                 role=row.role,
                 content=row.content,

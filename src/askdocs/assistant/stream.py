@@ -73,6 +73,11 @@ def thread_title(thread_id: str, title: str) -> bytes:
     return data("threadTitle", {"threadId": thread_id, "title": title})
 
 
+def error(text: str) -> bytes:
+    """The protocol's ``error`` chunk: the AI SDK reports it through ``onError``."""
+    return frame({"type": "error", "errorText": text})
+
+
 def finish(reason: FinishReason, usage: Usage, timings: Mapping[str, int] | None = None) -> bytes:
     """``finish`` with the usage (and, when known, the turn's timings) as message metadata."""
     metadata: dict[str, Any] = {

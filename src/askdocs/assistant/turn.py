@@ -32,7 +32,7 @@ from askdocs.errors import ModelError
 from askdocs.llm.types import ChatMessage, ChatModel, ChatRequest, FinishReason, Usage
 
 log = logging.getLogger(__name__)
-MODEL_FAILED = "Sorry — the assistant could not answer this time ({reason}). Please ask again."
+MODEL_FAILED = "The assistant could not answer this time. Please ask again."
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class Turn:
             log.warning("assistant turn on thread %s abandoned", self.request.thread_id)
         except Exception:
             log.exception("assistant turn on thread %s failed", self.request.thread_id)
-            self._fail("internal error")
+            self._fail()
         finally:
             self.finished.set()
             self.emit_end()
@@ -141,7 +141,8 @@ class Turn:
             try:
                 result = await self._model_loop(model, docs, reply, site)
             except ModelError as exc:
-                self._fail(exc.message)
+                log.warning("assistant chat model failed: %s", exc.message)
+                self._fail()
                 return
             timings.model = time.perf_counter() - began
         await self._complete(reply, result, docs, timings)
@@ -212,6 +213,7 @@ class Turn:
             self.request.message.sequence,
             reply.text,
             metadata,
+            self.message_id,  # a reloaded thread's message id equals the streamed one
         )
         self._end_text()
         await self._retitle(reply.text)
@@ -250,10 +252,13 @@ class Turn:
         if changed:
             self.emit(stream.thread_title(self.request.thread_id, title))
 
-    def _fail(self, reason: str) -> None:
-        """A turn that could not answer: say so, persist nothing (the question stays open)."""
-        self._text(MODEL_FAILED.format(reason=reason))
+    def _fail(self) -> None:
+        """A turn that could not answer: the protocol's ``error`` chunk (so ``useChat``'s
+        ``onError`` fires) with a plain message, then ``finish``; nothing is persisted (the
+        question stays open). The provider's error text goes to the log only."""
         self._end_text()
+        if not self._done:
+            self.emit(stream.error(MODEL_FAILED))
         self._finish("error", Usage(), {})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
 from askdocs.guard.validation import CleanText
@@ -22,10 +22,45 @@ class PageContextIn(Wire):
 
 
 class ChatIn(Wire):
+    """One turn: ``{threadId, message}``, or the AI SDK ``useChat`` default body
+    ``{id, messages: [UIMessage, ...]}`` (the thread id is ``id``; the message is the last
+    message's text parts, which must be a user message)."""
+
     thread_id: CleanText = Field(max_length=64)
     message: CleanText
     site_id: CleanText | None = Field(default=None, max_length=64)
     page_context: PageContextIn | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _use_chat_body(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "messages" not in data or "message" in data:
+            return data
+        out = {k: v for k, v in data.items() if k not in USE_CHAT_ONLY}
+        if "threadId" not in out and "thread_id" not in out and "id" in data:
+            out["threadId"] = data["id"]
+        out["message"] = last_user_text(data["messages"])
+        return out
+
+
+MAX_UI_MESSAGES = 1000
+USE_CHAT_ONLY = frozenset({"id", "messages", "trigger", "messageId"})  # useChat's own fields
+
+
+def last_user_text(messages: Any) -> str:
+    """The text of the last UI message, which must be the user's (``ValueError`` else)."""
+    if not isinstance(messages, list) or not messages or len(messages) > MAX_UI_MESSAGES:
+        raise ValueError(f"messages must be a list of 1 to {MAX_UI_MESSAGES} UI messages")
+    last = messages[-1]
+    if not isinstance(last, dict) or last.get("role") != "user":
+        raise ValueError("the last message must be a user message")
+    parts = last.get("parts")
+    if not isinstance(parts, list):
+        raise ValueError("the last message must have a parts list")
+    texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+    if not all(isinstance(text, str) for text in texts):
+        raise ValueError("a text part's text must be a string")
+    return "".join(str(text) for text in texts)
 
 
 class ThreadCreateIn(Wire):
