@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -45,9 +45,8 @@ class AdminEnv:
     apply_lock: threading.Lock = field(default_factory=threading.Lock)  # applies, one at a time
 
 
-class Prepare(Protocol):
-    """One Propose/Apply pair: reads the database and the arguments, never writes."""
-
-    def __call__(
-        self, env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
-    ) -> Prepared: ...
+# One Propose/Apply pair: reads the database and its typed arguments (its own model from
+# ``admin.models``), never writes.
+Prepare = Callable[["AdminEnv", Session, str | None, str, Any], Prepared]
+# The same over the arguments as given (JSON, absent fields left out).
+PrepareGiven = Callable[["AdminEnv", Session, str | None, str, JsonObject], Prepared]

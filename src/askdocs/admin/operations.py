@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from askdocs.admin import ops_grants, ops_pages, ops_providers, ops_sites
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.authority import Actor, organisation_gate, platform_gate
-from askdocs.admin.env import AdminEnv, Prepare, Prepared
+from askdocs.admin.env import AdminEnv, Prepare, Prepared, PrepareGiven
 from askdocs.admin.grants import ensure_first_admin_grant, require_grant
 from askdocs.admin.models import Args, as_args, canonical_arguments, parse
 from askdocs.admin.names import OPERATIONS, Authority, apply_name, authority_of, propose_name
@@ -23,16 +23,29 @@ from askdocs.errors import Forbidden, InvalidInput
 
 APPLY_LOCK = 0x61646D61  # "adma": PostgreSQL advisory lock serialising applies
 MISMATCH_MESSAGE = "the confirmation token does not match this change; propose it again"
+
+
+def as_given(prepare: PrepareGiven) -> Prepare:
+    """``prepare`` over the arguments as given (``as_args``)."""
+
+    def typed(env: AdminEnv, session: Session, org: str | None, user: str, args: Args) -> Prepared:
+        return prepare(env, session, org, user, as_args(args))
+
+    return typed
+
+
+# Page and grant operations take their typed model; site and provider operations take the
+# arguments as given (``as_args``: absent, null and "" mean different things there).
 PREPARE: dict[str, Prepare] = {
-    "CreateSite": ops_sites.prepare_create,
-    "UpdateSite": ops_sites.prepare_update,
-    "DeleteSite": ops_sites.prepare_delete,
+    "CreateSite": as_given(ops_sites.prepare_create),
+    "UpdateSite": as_given(ops_sites.prepare_update),
+    "DeleteSite": as_given(ops_sites.prepare_delete),
     "WritePage": ops_pages.prepare_write,
     "DeletePage": ops_pages.prepare_delete,
     "AssignToolGrants": ops_grants.prepare_assign,
-    "CreateInferenceProvider": ops_providers.prepare_create,
-    "UpdateInferenceProvider": ops_providers.prepare_update,
-    "DeleteInferenceProvider": ops_providers.prepare_delete,
+    "CreateInferenceProvider": as_given(ops_providers.prepare_create),
+    "UpdateInferenceProvider": as_given(ops_providers.prepare_update),
+    "DeleteInferenceProvider": as_given(ops_providers.prepare_delete),
 }
 SITE_OPERATIONS = frozenset({"CreateSite", "UpdateSite", "DeleteSite"})
 
@@ -69,7 +82,7 @@ def propose(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> Js
     actor = access(env, propose_name(operation_of(operation)), user_id, org_hint(args))
     model = parse(operation, args)
     with env.db.session() as session:
-        prepared = PREPARE[operation](env, session, actor.org_id, user_id, as_args(model))
+        prepared = PREPARE[operation](env, session, actor.org_id, user_id, model)
     token = env.tokens.mint(operation, bound_payload(model, prepared), user_id)
     proposal: JsonObject = {"operation": operation, "summary": prepared.summary}
     if prepared.diff is not None:
@@ -100,7 +113,7 @@ def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> Json
         if session.get_bind().dialect.name == "postgresql":
             session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": APPLY_LOCK})
         actor = gate(session, OPERATIONS[operation], user_id, hint)
-        prepared = PREPARE[operation](env, session, actor.org_id, user_id, as_args(model))
+        prepared = PREPARE[operation](env, session, actor.org_id, user_id, model)
         if not env.tokens.verify(operation, bound_payload(model, prepared), user_id, presented):
             raise Forbidden(MISMATCH_MESSAGE, code="confirmation_invalid")
         result = prepared.write(session)

@@ -10,12 +10,15 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from askdocs.admin.args import JsonObject, bad, string_list
+from askdocs.admin.args import JsonObject, bad
 from askdocs.admin.env import AdminEnv, Prepared
 from askdocs.admin.grants import grants_of, replace_grants
+from askdocs.admin.models import AssignToolGrants
 from askdocs.admin.names import grantable_tools
 from askdocs.db.models import MembershipRow, UserRow
 from askdocs.errors import InvalidInput, NotFound
+
+MAX_TOOL_NAME = 253
 
 
 def member(session: Session, org_id: str | None, user_id: object) -> UserRow:
@@ -28,10 +31,9 @@ def member(session: Session, org_id: str | None, user_id: object) -> UserRow:
     return row
 
 
-def _requested(args: JsonObject) -> set[str]:
-    tools = string_list(args, "tools", None, max_items=100)
-    if tools is None:
-        raise bad("tools", "must list the tools the user should hold")
+def _requested(tools: list[str]) -> set[str]:
+    if not all(0 < len(tool) <= MAX_TOOL_NAME for tool in tools):
+        raise bad("tools", "every item must be a non-empty string")
     unknown = sorted(set(tools) - set(grantable_tools()))
     if unknown:
         raise bad("tools", f"not grantable: {', '.join(unknown)}")
@@ -39,10 +41,10 @@ def _requested(args: JsonObject) -> set[str]:
 
 
 def prepare_assign(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: AssignToolGrants
 ) -> Prepared:
-    target = member(session, org_id, args.get("userId"))
-    requested = _requested(args)
+    target = member(session, org_id, args.user_id)
+    requested = _requested(args.tools)
     held = set(grants_of(session, user_id))
     if requested - held:
         missing = ", ".join(sorted(requested - held))

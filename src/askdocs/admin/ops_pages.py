@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from askdocs.admin import pages, sites
 from askdocs.admin.args import JsonObject, bad, clean
 from askdocs.admin.env import AdminEnv, Prepared
+from askdocs.admin.models import DeletePage, WritePage
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.corpus.frontmatter import split_front_matter
 from askdocs.errors import CorpusError
@@ -39,10 +40,7 @@ def is_draft(text: str, path: str) -> bool:
         return False
 
 
-def _content(env: AdminEnv, args: JsonObject) -> bytes:
-    value = args.get("content")
-    if not isinstance(value, str):
-        raise bad("content", "must be the page's full Markdown text")
+def _content(env: AdminEnv, value: str) -> bytes:
     data = clean("content", value).encode("utf-8")
     if len(data) > env.settings.admin.max_page_bytes:
         raise bad("content", f"at most {env.settings.admin.max_page_bytes} bytes")
@@ -50,11 +48,11 @@ def _content(env: AdminEnv, args: JsonObject) -> bytes:
 
 
 def prepare_write(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: WritePage
 ) -> Prepared:
-    site = sites.org_site(session, org_id, sites.site_id(args))
-    rel = pages.check_path(args.get("path"), list(site.roots))
-    data = _content(env, args)
+    site = sites.org_site(session, org_id, sites.valid_site_id(args.site_id))
+    rel = pages.check_path(args.path, list(site.roots))
+    data = _content(env, args.content)
     folder = sites.site_folder(env.sites_dir, site.id)
     current = pages.read_page(folder, rel, env.settings.admin.max_page_bytes)
     new_text = data.decode("utf-8")
@@ -86,10 +84,10 @@ def prepare_write(
 
 
 def prepare_delete(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
+    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: DeletePage
 ) -> Prepared:
-    site = sites.org_site(session, org_id, sites.site_id(args))
-    rel = pages.check_path(args.get("path"), list(site.roots))
+    site = sites.org_site(session, org_id, sites.valid_site_id(args.site_id))
+    rel = pages.check_path(args.path, list(site.roots))
     folder = sites.site_folder(env.sites_dir, site.id)
     current = pages.read_page(folder, rel, env.settings.admin.max_page_bytes)
     if current is None:
