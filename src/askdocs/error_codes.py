@@ -61,6 +61,11 @@ CODES: tuple[ErrorCode, ...] = (
     _c("no_documents", 404, "the site's docs roots hold no pages to search"),
     _c("invalid_query", 400, "q is blank or holds a NUL character"),
     _c("ask_unavailable", 404, "Ask AI is off, or the site is not public and live"),
+    _c("invalid_since", 400, "the gaps report's since is not like 24h, 7d or 2w"),
+    _c("invalid_feedback", 400, "an Ask AI feedback body was refused (shape, rating, comment)"),
+    _c("answer_not_found", 404, "no answer with this id for this visitor on this site"),
+    _c("feedback_limit", 429, "too much feedback from this visitor in a minute"),
+    _c("feedback_unavailable", 503, "feedback cannot be stored (recording off or no database)"),
     _c(
         "model_unavailable",
         503,

@@ -163,6 +163,9 @@ class AskSettings(BaseModel):
     limits_timeout_seconds: float = 0.5
     visitor_hash_key: SecretStr | None = None
     max_body_bytes: int = Field(default=256 * 1024, ge=1024)
+    record_questions: bool = True  # keep questions for feedback and the gaps report
+    record_retention_days: int = Field(default=90, ge=1, le=3650)
+    feedback_per_minute: int = Field(default=10, ge=1)
 
 
 class ChatSettings(BaseModel):

@@ -41,6 +41,10 @@ class Limiter:
         now = _now(now)
         await self._consume([burst_counter(visitor, self._ask.burst_per_minute, now)], now)
 
+    async def consume_one(self, counter: Counter, now: int) -> None:
+        """Count one against ``counter`` (another per-visitor limit, e.g. feedback)."""
+        await self._consume([counter], now)
+
     async def daily(self, visitor: str, site: str, now: int | None = None) -> int:
         """Count one question; return the questions left today (the tightest counter)."""
         now = _now(now)

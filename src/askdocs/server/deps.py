@@ -7,11 +7,13 @@ through these dependencies, so a test replaces any part with ``app.dependency_ov
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import Depends, Request
 
 from askdocs.admin.api import AdminApi
+from askdocs.answer.records import AskRecords
 from askdocs.app import App
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.blocking import BlockingPool
@@ -24,6 +26,8 @@ from askdocs.reader.control import DocsReader
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 from askdocs.sites import OPERATOR, VISITOR, SiteCaller, SiteCatalog
+
+log = logging.getLogger(__name__)
 
 
 def app_of(request: Request) -> App:
@@ -143,3 +147,19 @@ async def get_visitor(app: AppDep, client: ClientDep) -> str:
 
 
 VisitorDep = Annotated[str, Depends(get_visitor)]
+
+
+async def get_records(app: AppDep) -> AskRecords | None:
+    """Ask AI's records, or ``None`` when recording is off or the database cannot be opened
+    (Ask AI still answers; the failure is logged)."""
+    if not app.settings.ask.record_questions:
+        return None
+    try:
+        stored = await app.stored_parts()
+    except Exception as exc:  # the database is down: answer anyway, unrecorded
+        log.warning("ask records unavailable: %s", type(exc).__name__)
+        return None
+    return AskRecords(stored.db, app.settings.ask)
+
+
+RecordsDep = Annotated[AskRecords | None, Depends(get_records)]

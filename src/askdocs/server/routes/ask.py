@@ -8,13 +8,15 @@
 5. the bot-check token, for action ``ask`` and this host or the site's default address (403);
    with no bot check configured, a non-loopback client is ``403 bot_check_required``;
 6. the daily limits per visitor, site and all sites (429; 503 ``limits_unavailable``).
-Only then does retrieval run, and only with a match is a model called. A model that fails
-before answering is ``503 model_unavailable``: a plain message and the sources retrieval
-found, never the provider's error text (that goes to the log).
+Only then does retrieval run, and only with a match is a model called. The question is
+recorded (``answer.records``; its id is ``X-Ask-Id``) for feedback and the gaps report.
+A model that fails before answering is ``503 model_unavailable``: a plain message and the
+sources retrieval found, never the provider's error text (that goes to the log).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from urllib.parse import quote
 
@@ -37,9 +39,11 @@ from askdocs.server.deps import (
     HostSiteDep,
     LimiterDep,
     PoolDep,
+    RecordsDep,
     SettingsDep,
     VisitorDep,
 )
+from askdocs.server.routes.ask_feedback import flagged_at_end, record
 from askdocs.server.schemas import ASK_REQUEST_SCHEMA, ErrorBody
 from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import Settings, SiteConfig
@@ -81,6 +85,7 @@ async def ask(
     pool: PoolDep,
     catalog: CatalogDep,
     caller: SiteCallerDep,
+    records: RecordsDep,
 ) -> Response:
     await limiter.burst(visitor)
     body = await _read_question(request, settings)
@@ -90,9 +95,12 @@ async def ask(
     left = await limiter.daily(visitor, site.id)
     question = Question(site, body.messages, body.locale)
     reply = await answer(engine, chat, settings, question, pool)
+    record_id = await record(records, question, visitor, reply)
+    extra = {"X-Ask-Id": record_id} if record_id else {}
     if reply.kind == "unavailable":
-        return _unavailable(reply, left)
-    return _stream(reply, left)
+        return _unavailable(reply, left, extra)
+    text = flagged_at_end(reply.body, reply, records, record_id)
+    return _stream(dataclasses.replace(reply, body=text), left, extra)
 
 
 class AskLimits(BaseModel):
@@ -155,18 +163,18 @@ def _headers(reply: Answer, remaining: int) -> dict[str, str]:
     }
 
 
-def _stream(reply: Answer, remaining: int) -> StreamingResponse:
-    headers = {**_headers(reply, remaining), "X-Accel-Buffering": "no"}
+def _stream(reply: Answer, remaining: int, extra: dict[str, str]) -> StreamingResponse:
+    headers = {**_headers(reply, remaining), "X-Accel-Buffering": "no", **extra}
     return StreamingResponse(reply.body, media_type="text/plain; charset=utf-8", headers=headers)
 
 
-def _unavailable(reply: Answer, remaining: int) -> Response:
+def _unavailable(reply: Answer, remaining: int, extra: dict[str, str]) -> Response:
     """503 ``model_unavailable``: a plain message plus the sources, for a retry or a read."""
     body = {
         "error": {"code": "model_unavailable", "message": UNAVAILABLE_MESSAGE},
         "sources": source_items(reply.sources),
     }
-    return JSONResponse(body, 503, headers=_headers(reply, remaining))
+    return JSONResponse(body, 503, headers={**_headers(reply, remaining), **extra})
 
 
 def source_items(sources: list[Source]) -> list[dict[str, str]]:

@@ -1,0 +1,39 @@
+"""``GET /api/v1/admin/ask-report``: the docs-gaps report (``answer.report``) for platform
+administrators, the same report as ``askdocs report --json``.
+
+Bearer or session auth as the other admin routes; a caller who is not a platform
+administrator gets ``403 admin_required``. ``since`` is ``24h``, ``7d`` or ``2w`` (default
+``7d``; else ``400 invalid_since``), ``siteId`` limits it to one site.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from askdocs.admin.authority import refusal
+from askdocs.answer.records import AskRecords
+from askdocs.answer.report import as_json, embed_with, gaps_report, parse_since
+from askdocs.errors import InvalidInput
+from askdocs.server.deps import AppDep
+from askdocs.server.schemas import ErrorBody
+from askdocs.server.signin import Caller
+
+router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
+_ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 503)}
+
+
+@router.get("/ask-report", responses=_ERRORS)  # type: ignore[arg-type]
+async def ask_report(
+    app: AppDep, caller: Caller, since: str = "7d", siteId: str | None = None
+) -> JSONResponse:
+    if not caller.platform_admin:
+        raise refusal()
+    try:
+        window = parse_since(since)
+    except ValueError as exc:
+        raise InvalidInput(str(exc), code="invalid_since") from None
+    records = AskRecords((await app.stored_parts()).db, app.settings.ask)
+    embed = embed_with(app.engine.embedder)
+    report = await app.pool.run(lambda: gaps_report(records, window, siteId, embed))
+    return JSONResponse(as_json(report), headers={"Cache-Control": "no-store"})
