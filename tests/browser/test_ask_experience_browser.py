@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from sqlalchemy import select
 
+from askdocs.db import Database
+from askdocs.db.ask_models import AskRecordRow
+from askdocs.settings import Settings
 from tests.browser.conftest import VIEWPORTS, Site, chat_config, wait_ready
 from tests.llm.scripted import Reply, openai_text, scripted_server
 from tests.reader.fixtures import build_tree
@@ -96,6 +100,19 @@ def shot(page: Page, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(path), animations="disabled")
 
 
+def rating_of(site: Site, question: str) -> tuple[int | None, str | None]:
+    """The stored rating of the newest record of ``question`` (the server's own database)."""
+    db = Database.open(Settings(data_dir=site.base / "data"))
+    try:
+        with db.session() as session:
+            query = select(AskRecordRow).where(AskRecordRow.question == question)
+            row = session.scalars(query.order_by(AskRecordRow.created_at.desc())).first()
+            assert row is not None
+            return row.rating, row.comment
+    finally:
+        db.close()
+
+
 def open_ask(page: Page, url: str) -> None:
     page.goto(url)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
@@ -132,6 +149,17 @@ def test_answer_cites_copies_and_suggests_follow_ups(
     assert page.evaluate("navigator.clipboard.readText()") == "pip install fixture"
     answer.locator(".copy-answer").click()
     assert page.evaluate("navigator.clipboard.readText()") == "".join(ANSWER)
+    answer.locator(".thumb-down").click()
+    reason = answer.locator(".feedback-reason input")
+    expect(reason).to_be_focused()
+    reason.fill("It skipped the virtualenv step.")
+    reason.press("Enter")
+    expect(answer.locator(".feedback-status")).to_have_text("Thanks for the feedback.")
+    expect(answer.locator(".thumb-down")).to_have_attribute("aria-pressed", "true")
+    assert rating_of(site, "How do I install fixture with pip?") == (
+        -1,
+        "It skipped the virtualenv step.",
+    )
     follow_up = follow_ups.first.text_content() or ""
     follow_ups.first.click()
     expect(page.locator(".turn-user").last).to_have_text(re.compile(re.escape(follow_up)))

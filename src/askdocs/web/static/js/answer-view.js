@@ -3,6 +3,7 @@
 // buttons (the whole answer, each code block), the sources collapsed to one line under the
 // answer, and a row of actions. Everything is built with DOM calls (the CSP forbids eval
 // and inline styles).
+import { sendFeedback } from "./api.js";
 import { renderMarkdown, safeHref } from "./markdown.js";
 import { t } from "./i18n.js";
 
@@ -113,4 +114,52 @@ export function followUps(text, sources, question, limit = 3) {
     if (out.length >= limit) break;
   }
   return out;
+}
+
+const THUMB =
+  '<svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M7 11v9H4v-9h3zm2 9h8.3a2 2 0 0 0 2-1.6l1.3-6.4A2 2 0 0 0 18.6 10H14l.8-4a1.7 1.7 0 0 0-3-1.4L9 9.5V20z" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/></svg>';
+
+// Thumbs up / down for one answer; "down" opens an optional comment box. Sent once per
+// choice (choosing again changes the rating).
+export function feedbackRow(answerId) {
+  const row = el("div", { className: "feedback", role: "group", "aria-label": t("feedbackLabel") });
+  const up = el("button", { type: "button", className: "thumb thumb-up", "aria-pressed": "false",
+    "aria-label": t("helpful"), title: t("helpful") });
+  up.innerHTML = THUMB; // a static icon, no answer text
+  const down = el("button", { type: "button", className: "thumb thumb-down", "aria-pressed": "false",
+    "aria-label": t("notHelpful"), title: t("notHelpful") });
+  down.innerHTML = THUMB;
+  const status = el("span", { className: "feedback-status muted", role: "status" });
+  const reason = el("form", { className: "feedback-reason" });
+  reason.hidden = true;
+  const label = el("label", { className: "visually-hidden", for: `reason-${answerId}`, text: t("feedbackReason") });
+  const box = el("input", { id: `reason-${answerId}`, type: "text", maxlength: "500", placeholder: t("feedbackReason") });
+  const submit = el("button", { type: "submit", className: "text-button", text: t("feedbackSend") });
+  reason.append(label, box, submit);
+  row.append(up, down, status);
+  const send = async (rating, comment) => {
+    up.setAttribute("aria-pressed", String(rating === "up"));
+    down.setAttribute("aria-pressed", String(rating === "down"));
+    try {
+      await sendFeedback(answerId, rating, comment);
+      status.textContent = t("feedbackThanks");
+    } catch {
+      status.textContent = t("feedbackFailed");
+    }
+  };
+  up.addEventListener("click", () => {
+    reason.hidden = true;
+    send("up", "");
+  });
+  down.addEventListener("click", () => {
+    reason.hidden = false;
+    box.focus();
+    send("down", "");
+  });
+  reason.addEventListener("submit", (event) => {
+    event.preventDefault();
+    reason.hidden = true;
+    send("down", box.value.trim().slice(0, 500));
+  });
+  return el("div", { className: "feedback-box" }, row, reason);
 }

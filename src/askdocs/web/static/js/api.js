@@ -120,6 +120,7 @@ export async function ask({ messages, token, locale, signal, onStart, onText }) 
   onStart({
     sources: parseSources(response.headers.get("X-Ask-Sources")),
     remaining: Number.isFinite(remaining) ? remaining : null,
+    answerId: response.headers.get("X-Ask-Id") || null,
   });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -137,4 +138,19 @@ export async function ask({ messages, token, locale, signal, onStart, onText }) 
     onText(rest, text);
   }
   return text;
+}
+
+// POST /api/ask/feedback: the asking visitor's rating ("up" | "down") of one answer.
+export async function sendFeedback(answerId, rating, comment) {
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  const csrf = await csrfToken();
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  const body = { answerId, rating };
+  if (comment) body.comment = comment;
+  const response = await fetch("/api/ask/feedback", {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw await failure(response);
 }

@@ -1,7 +1,7 @@
 // The Ask AI panel: a conversation that streams answers and lists sources first.
 // Used by the reader (a side panel, or a bottom sheet on phones) and by the widget frame.
 import { ask, askLimits, ApiError } from "./api.js";
-import { copyButton, el, followUps, paintAnswer, sourcesBlock } from "./answer-view.js";
+import { copyButton, el, feedbackRow, followUps, paintAnswer, sourcesBlock } from "./answer-view.js";
 import { t, locale } from "./i18n.js";
 
 const MAX_MESSAGES = 8;
@@ -126,6 +126,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
     relabel();
     const text = el("div", { className: "answer-text" });
     let sources = [];
+    let answerId = null;
     let pending = false;
     let latest = "";
     const paint = () => {
@@ -141,6 +142,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
         signal: controller.signal,
         onStart: (start) => {
           sources = start.sources;
+          answerId = start.answerId;
           status.remove();
           answer.append(text, sourcesBlock(sources, link));
           if (start.remaining === 0) showRemaining(); // locks, with the reset time
@@ -157,7 +159,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
       latest = full;
       paint();
       history = trimmed([...messages, { role: "assistant", content: full }]);
-      answer.append(actions(question, full, sources, { user, answer, before }));
+      answer.append(actions(question, full, sources, answerId, { user, answer, before }));
     } catch (error) {
       status.remove();
       if (error?.name !== "AbortError") failed(answer, error, question, { user, answer, before });
@@ -175,9 +177,10 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
   }
 
   // Copy, regenerate, and follow-up questions under a complete answer.
-  function actions(question, full, sources, turn) {
+  function actions(question, full, sources, answerId, turn) {
     const row = el("div", { className: "answer-actions" },
       copyButton("copy-answer", t("copyAnswer"), () => full));
+    if (answerId) row.append(feedbackRow(answerId));
     const regenerate = el("button", { type: "button", className: "text-button regenerate",
       text: t("regenerate") });
     regenerate.addEventListener("click", () => reask(question, turn));
