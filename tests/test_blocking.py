@@ -3,12 +3,17 @@ of running calls past the pool's size; queued calls of a gone caller never start
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import anyio
 import pytest
 
 from askdocs.blocking import BlockingPool
+from askdocs.settings import load_settings
 
 pytestmark = pytest.mark.anyio
 
@@ -75,3 +80,29 @@ async def test_results_and_errors_come_back() -> None:
             await pool.run(lambda: 1 // 0)
     finally:
         pool.close()
+
+
+def test_the_pool_is_sized_to_the_cores_the_process_may_use() -> None:
+    """Unset ``server.search_concurrency``: one thread per core of the process's CPU
+    affinity (a process pinned to one core gets one thread); a set value wins."""
+    script = (
+        "import os; from askdocs.blocking import pool_size; "
+        "print(pool_size(None)); os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]}); "
+        "print(pool_size(None), pool_size(3))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    first, pinned = out.stdout.splitlines()
+    assert int(first) == len(os.sched_getaffinity(0))
+    assert pinned == "1 3"
+
+
+def test_the_app_pool_follows_the_setting(tmp_path: Path) -> None:
+    from askdocs.app import Core
+
+    core = Core(load_settings(data_dir=tmp_path), sites=[])
+    assert core.pool.size == len(os.sched_getaffinity(0))
+    two = Core(load_settings(data_dir=tmp_path, server={"search_concurrency": 2}), sites=[])
+    assert two.pool.size == 2
+    for each in (core, two):
+        each.pool.close()
+        each.engine.close()

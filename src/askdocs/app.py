@@ -31,7 +31,7 @@ import anyio.to_thread
 from askdocs.admin.api import AdminApi
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.toolset import ToolDeps
-from askdocs.blocking import BlockingPool
+from askdocs.blocking import BlockingPool, pool_size
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.db import Database
 from askdocs.guard.botcheck import BotCheck, create_bot_check
@@ -66,7 +66,7 @@ class Core:
         self.settings = settings
         self.engine = engine or AskDocs(settings, sites)
         self._owns_engine = engine is None
-        self.pool = BlockingPool(settings.server.search_concurrency)
+        self.pool = BlockingPool(pool_size(settings.server.search_concurrency))
         self.chat: ChatModel | None = create_chat_model(settings.chat)
         self.indexer = Indexer.from_settings(self.engine, settings.index)
 

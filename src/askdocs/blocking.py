@@ -9,11 +9,26 @@ never push the number of threads past ``size``; new calls queue behind them inst
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
+
+
+def usable_cpus() -> int:
+    """CPU cores this process may run on (respects affinity and container cpusets)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def pool_size(configured: int | None) -> int:
+    """``server.search_concurrency``, or one thread per usable core when unset: the work
+    is CPU-bound (query embedding, scoring), so more threads only queue inside the kernel
+    scheduler and stretch every request's latency."""
+    return configured or usable_cpus()
 
 
 class BlockingPool:

@@ -137,7 +137,8 @@ class ServerSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
-    search_concurrency: int = Field(default=4, ge=1, le=64)  # searches run at once
+    # searches run at once; None: one per CPU core the process may use (blocking.usable_cpus)
+    search_concurrency: int | None = Field(default=None, ge=1, le=64)
     index_in_background: bool = True  # serve indexes configured sites at start-up
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
 

@@ -28,6 +28,7 @@ import numpy.typing as npt
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from askdocs.blocking import usable_cpus
 from askdocs.embeddings.bert_graph import BertShape
 from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
 from askdocs.embeddings.variants import Form, Precision
@@ -233,10 +234,3 @@ def load_runtime(
             )
             _CACHE[key] = runtime
         return runtime
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on (respects affinity / container cpusets)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
