@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import qdrant_edge as qe
 
 from askdocs.errors import VectorStoreError
 from askdocs.index import (
@@ -20,8 +21,10 @@ from askdocs.index import (
     build_index,
     model_spec,
 )
+from askdocs.index import edge_convert as conv
 from askdocs.index.backend import QuerySpec, RawResult
 from askdocs.index.edge import EdgeBackend
+from askdocs.index.payload import INDEXED_FIELDS
 from askdocs.search.lexical import document_vector, query_vector
 from tests.index.helpers import HashingEmbedder, corpus
 
@@ -264,3 +267,38 @@ def test_term_probes_run_as_one_engine_call(index_root: Path, embedder: HashingE
 def _calls(store: IndexStore) -> int:
     assert isinstance(store.backend, _CountingBackend)
     return store.backend.calls
+
+
+def _schema(store: IndexStore, name: str) -> set[str]:
+    backend = store.backend
+    assert isinstance(backend, EdgeBackend)
+    with backend._use(name, "inspect") as shard:
+        return set(shard.info().payload_schema)
+
+
+def test_every_filtered_field_is_indexed_also_in_a_copy_of_an_older_shard(
+    index_root: Path, embedder: HashingEmbedder
+) -> None:
+    """The probes exclude changelogs by ``kind``; without its keyword index every probe call
+    reads every payload. A collection copied from a shard made before ``kind`` was indexed
+    gains the index."""
+    store = IndexStore(EdgeBackend(index_root))
+    info = indexed(store, embedder)
+    assert _schema(store, info.name) >= set(INDEXED_FIELDS)
+    store.close()
+    folder = index_root / "collections" / info.name / "shard"
+    older = qe.EdgeShard.load(str(folder), conv.config(info.dimension))
+    older.update(qe.UpdateOperation.delete_field_index("kind"))
+    older.flush()
+    older.close()
+    store = IndexStore(EdgeBackend(index_root))
+    assert "kind" not in _schema(store, info.name)
+    changed = [
+        replace(c, text=c.text + " changed") if i == 0 else c for i, c in enumerate(corpus())
+    ]
+    build_index(store, embedder, "docs", changed, sparse=document_vector)
+    current = store.current(model_spec(embedder))
+    assert current is not None
+    assert current.name != info.name
+    assert _schema(store, current.name) >= set(INDEXED_FIELDS)
+    store.close()

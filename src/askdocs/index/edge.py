@@ -156,6 +156,8 @@ class EdgeBackend:
                               skip=_NOT_COPIED), f"copy {source}")  # fmt: skip
         with _engine(name, "open the copy of"):
             shard = qe.EdgeShard.load(str(folder / "shard"), conv.config(dimension))
+            for operation in conv.payload_indexes():  # a copy of an older shard gains new ones
+                shard.update(operation)
         with self._lock:
             self._handles[name] = _Handle(shard, None)
 

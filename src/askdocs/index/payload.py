@@ -27,7 +27,9 @@ _STR_FIELDS = (
     "text",
     "context",
 )
-INDEXED_FIELDS: tuple[str, ...] = ("site", "locale", "audience")
+# keyword indexes: filters on these never read every payload (search's unknown-name probes
+# exclude changelogs: 13 ms per probe call on fastapi-docs without the "kind" index, 0.7 with)
+INDEXED_FIELDS: tuple[str, ...] = ("site", "locale", "audience", "kind")
 
 
 def fingerprint_payload(chunk: Chunk) -> dict[str, PayloadValue]:

@@ -1,0 +1,265 @@
+"""``/api/search`` throughput and latency of two servers side by side, interleaved in one run.
+
+usage: python bench/throughput.py --before-src SRC --before-data DIR --before-site ID
+                                  --after-data DIR --after-site ID
+                                  [--clients 1 8] [--seconds 8] [--rounds 3] [--json]
+
+Starts two real ``askdocs serve`` processes on free loopback ports: *before* runs the source
+tree ``--before-src`` (a ``src`` folder of an older commit, put first on ``PYTHONPATH``),
+*after* runs this checkout. Each serves its own data dir, already indexed (background
+indexing is off, so nothing but searches runs). The query cache is off in both
+(``embedding.query_cache_size = 0``): the loop repeats the fastapi dev-set questions, and
+every request must pay for its query embedding.
+
+Then, ``--rounds`` times, for each client count, each server gets ``--seconds`` of load
+(the order of the two servers alternates between rounds, so a change in the machine's load
+hits both alike). Reported per server and client count: requests/s (median of the rounds),
+p50 and p99 latency over all rounds, the server's own CPU per request (``/proc/PID/stat``),
+the load average during the runs, and the after/before ratios. The CPU per request is the
+figure that survives a busy machine; requests/s and latencies are only comparable within
+one run.
+
+``--in-process`` also times ``AskDocs.search`` on the after data dir in this process (CPU
+per search), so the HTTP overhead is the ratio of the two CPU figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from askdocs.search.evalset import parse_questions
+from shared_data import require, shared
+
+REPO = Path(__file__).resolve().parents[1]
+QUESTIONS = shared("eval", "fastapi-docs-dev.jsonl")
+DOCS = shared("corpora", "fastapi-docs")
+TICKS = os.sysconf("SC_CLK_TCK")
+ENV = {
+    "ASKDOCS_CHAT__PROVIDER": "none",
+    "ASKDOCS_SERVER__INDEX_IN_BACKGROUND": "false",
+    "ASKDOCS_EMBEDDING__QUERY_CACHE_SIZE": "0",
+}
+
+
+@dataclass
+class Server:
+    name: str
+    site: str
+    process: subprocess.Popen[bytes]
+    base: str
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+@dataclass
+class Cell:
+    """One server at one client count, over all rounds."""
+
+    rates: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    cpu: float = 0.0
+    requests: int = 0
+    errors: int = 0
+    loads: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float | int]:
+        ordered = sorted(self.latencies)
+
+        def pct(p: float) -> float:
+            return round(1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 1)
+
+        return {
+            "req_per_s": round(statistics.median(self.rates), 1),
+            "p50_ms": pct(0.50),
+            "p99_ms": pct(0.99),
+            "cpu_ms_per_req": round(1000 * self.cpu / max(self.requests, 1), 2),
+            "requests": self.requests,
+            "errors": self.errors,
+            "load_avg": round(statistics.fmean(self.loads), 1),
+        }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def site_json(site: str, docs: Path) -> str:
+    return json.dumps([{"id": site, "roots": [{"path": str(docs.resolve())}]}])
+
+
+def start(name: str, src: Path, data_dir: Path, site: str, docs: Path) -> Server:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASKDOCS_")} | ENV
+    env["ASKDOCS_SITES"] = site_json(site, docs)  # the site as each data dir indexed it
+    env["PYTHONPATH"] = str(src)
+    port = free_port()
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data_dir), "serve"]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    return Server(name, site, process, f"http://127.0.0.1:{port}")
+
+
+def wait_ready(server: Server, timeout: float = 300.0) -> None:
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if server.process.poll() is not None:
+            raise SystemExit(
+                f"{server.name}: askdocs serve exited with {server.process.returncode}"
+            )
+        try:
+            if httpx.get(server.base + "/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit(f"{server.name}: not ready after {timeout} s")
+
+
+async def load(server: Server, clients: int, seconds: float, questions: list[str]) -> Cell:
+    cell = Cell()
+    deadline = time.perf_counter() + seconds
+    counter = iter(range(10**9))
+
+    async def worker(client: httpx.AsyncClient) -> None:
+        while time.perf_counter() < deadline:
+            question = questions[next(counter) % len(questions)]
+            began = time.perf_counter()
+            response = await client.get(
+                server.base + "/api/search", params={"q": question, "site": server.site}
+            )
+            if response.status_code != 200:
+                cell.errors += 1
+                continue
+            cell.latencies.append(time.perf_counter() - began)
+
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    cpu = server.cpu_seconds()
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        began = time.perf_counter()
+        await asyncio.gather(*(worker(client) for _ in range(clients)))
+        elapsed = time.perf_counter() - began
+    cell.cpu = server.cpu_seconds() - cpu
+    cell.requests = len(cell.latencies)
+    cell.rates.append(cell.requests / elapsed)
+    cell.loads.append(os.getloadavg()[0])
+    return cell
+
+
+def merge(into: Cell, one: Cell) -> None:
+    into.rates += one.rates
+    into.latencies += one.latencies
+    into.cpu += one.cpu
+    into.requests += one.requests
+    into.errors += one.errors
+    into.loads += one.loads
+
+
+def in_process(data_dir: Path, site: str, docs: Path, questions: list[str], count: int) -> float:
+    """Median CPU ms per ``AskDocs.search`` in this process (the after code)."""
+    from askdocs.service import AskDocs
+    from askdocs.settings import SiteConfig, load_settings
+
+    settings = load_settings(data_dir=data_dir, embedding={"query_cache_size": 0})
+    config = SiteConfig.model_validate(json.loads(site_json(site, docs))[0])
+    service = AskDocs(settings, [config])
+    try:
+        service.search(questions[0], site=site)  # loads the model
+        times = []
+        for index in range(count):
+            began = time.process_time()
+            service.search(questions[index % len(questions)], site=site)
+            times.append(time.process_time() - began)
+    finally:
+        service.close()
+    return round(1000 * statistics.median(times), 2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before-src", type=Path, required=True)
+    parser.add_argument("--before-data", type=Path, required=True)
+    parser.add_argument("--before-site", required=True)
+    parser.add_argument("--after-data", type=Path, required=True)
+    parser.add_argument("--after-site", required=True)
+    parser.add_argument("--docs", type=Path, default=DOCS, help="the docs both data dirs index")
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--in-process", type=int, default=0, help="searches timed in-process")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    require(QUESTIONS, args.docs)
+    lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
+    questions = [q.question for q in parse_questions(lines, str(QUESTIONS))]
+    servers = [
+        start("before", args.before_src, args.before_data, args.before_site, args.docs),
+        start("after", REPO / "src", args.after_data, args.after_site, args.docs),
+    ]
+    cells: dict[tuple[str, int], Cell] = {}
+    try:
+        for server in servers:
+            wait_ready(server)
+            asyncio.run(load(server, 2, 3.0, questions))  # warm-up: model loaded, caches hot
+        for round_ in range(args.rounds):
+            order = servers if round_ % 2 == 0 else servers[::-1]
+            for clients in args.clients:
+                for server in order:
+                    one = asyncio.run(load(server, clients, args.seconds, questions))
+                    merge(cells.setdefault((server.name, clients), Cell()), one)
+    finally:
+        for server in servers:
+            server.process.terminate()
+            server.process.wait(30)
+    report = summarize(cells, args.clients)
+    if args.in_process:
+        cpu = in_process(args.after_data, args.after_site, args.docs, questions, args.in_process)
+        report["in_process_cpu_ms_per_search"] = cpu
+    print(json.dumps(report, indent=2) if args.json else text(report, args.clients))
+
+
+def summarize(cells: dict[tuple[str, int], Cell], counts: list[int]) -> dict[str, object]:
+    rows = {f"{name}/{n}": cells[(name, n)].summary() for name, n in sorted(cells)}
+    ratios = {}
+    for n in counts:
+        before, after = rows[f"before/{n}"], rows[f"after/{n}"]
+        ratios[str(n)] = {
+            key: round(float(after[key]) / float(before[key]), 2)
+            for key in ("req_per_s", "p50_ms", "p99_ms", "cpu_ms_per_req")
+        }
+    return {"cpus": os.cpu_count(), "rows": rows, "after_over_before": ratios}
+
+
+def text(report: dict[str, object], counts: list[int]) -> str:
+    rows = report["rows"]
+    assert isinstance(rows, dict)
+    lines = ["server/clients   req/s    p50 ms   p99 ms  p99/p50  CPU ms/req  load  errors"]
+    for key, row in rows.items():
+        lines.append(
+            f"{key:<14} {row['req_per_s']:>7} {row['p50_ms']:>9} {row['p99_ms']:>8} "
+            f"{row['p99_ms'] / row['p50_ms']:>8.2f} {row['cpu_ms_per_req']:>11} "
+            f"{row['load_avg']:>5} {row['errors']:>7}"
+        )
+    lines.append("after/before: " + json.dumps(report["after_over_before"]))
+    if "in_process_cpu_ms_per_search" in report:
+        lines.append(f"in-process CPU ms/search (after): {report['in_process_cpu_ms_per_search']}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
