@@ -6,8 +6,9 @@ usage: python bench/throughput.py --before-src SRC --before-data DIR --before-si
 
 Starts two real ``askdocs serve`` processes on free loopback ports: *before* runs the source
 tree ``--before-src`` (a ``src`` folder of an older commit, put first on ``PYTHONPATH``),
-*after* runs this checkout. Each serves its own data dir, already indexed (background
-indexing is off, so nothing but searches runs). The query cache is off in both
+*after* runs this checkout (or ``--after-src``); ``--before-env`` / ``--after-env`` add
+settings (``KEY=VALUE``). Each serves its own data dir, already indexed (background indexing
+is off, so nothing but searches runs). The query cache is off in both
 (``embedding.query_cache_size = 0``): the loop repeats the fastapi dev-set questions, and
 every request must pay for its query embedding.
 
@@ -104,8 +105,9 @@ def site_json(site: str, docs: Path) -> str:
     return json.dumps([{"id": site, "roots": [{"path": str(docs.resolve())}]}])
 
 
-def start(name: str, src: Path, data_dir: Path, site: str, docs: Path) -> Server:
+def start(name: str, src: Path, data_dir: Path, site: str, docs: Path, extra: list[str]) -> Server:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASKDOCS_")} | ENV
+    env |= dict(pair.split("=", 1) for pair in extra)
     env["ASKDOCS_SITES"] = site_json(site, docs)  # the site as each data dir indexed it
     env["PYTHONPATH"] = str(src)
     port = free_port()
@@ -197,6 +199,9 @@ def main() -> None:
     parser.add_argument("--before-site", required=True)
     parser.add_argument("--after-data", type=Path, required=True)
     parser.add_argument("--after-site", required=True)
+    parser.add_argument("--before-env", nargs="*", default=[], help="KEY=VALUE for before")
+    parser.add_argument("--after-env", nargs="*", default=[], help="KEY=VALUE for after")
+    parser.add_argument("--after-src", type=Path, default=REPO / "src")
     parser.add_argument("--docs", type=Path, default=DOCS, help="the docs both data dirs index")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--seconds", type=float, default=8.0)
@@ -208,8 +213,15 @@ def main() -> None:
     lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
     questions = [q.question for q in parse_questions(lines, str(QUESTIONS))]
     servers = [
-        start("before", args.before_src, args.before_data, args.before_site, args.docs),
-        start("after", REPO / "src", args.after_data, args.after_site, args.docs),
+        start(
+            "before",
+            args.before_src,
+            args.before_data,
+            args.before_site,
+            args.docs,
+            args.before_env,
+        ),
+        start("after", args.after_src, args.after_data, args.after_site, args.docs, args.after_env),
     ]
     cells: dict[tuple[str, int], Cell] = {}
     try:
