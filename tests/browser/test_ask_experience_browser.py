@@ -312,3 +312,18 @@ def test_the_404_page_offers_search_and_the_closest_pages(
     box.fill("cache settings")
     box.press("Enter")
     expect(page.locator(".not-found-pages a").first).to_contain_text("Configuring")
+
+
+def test_the_model_s_follow_up_questions_become_buttons(page: Page, site: Site) -> None:
+    said = (
+        "Run pip install fixture [1].\n\n"
+        "Follow-up questions:\n- How do I configure the cache?\n- How do I back up?"
+    )
+    site.model.script(Reply(openai_text([said[:40], said[40:]])))
+    open_ask(page, site.url + "/")
+    ask(page, "How do I install fixture with pip?")
+    answer = page.locator(".turn-answer").last
+    expect(answer.locator(".follow-up")).to_have_text(
+        ["How do I configure the cache?", "How do I back up?"]
+    )
+    expect(answer.locator(".answer-text")).to_have_text("Run pip install fixture 1.")

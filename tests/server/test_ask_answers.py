@@ -95,6 +95,7 @@ async def test_citation_markers_are_checked_against_the_sources(
     )
     system = rig.model.received[0].body["messages"][0]["content"]
     assert "Cite the documentation" in system
+    assert 'End with a line "Follow-up questions:"' in system
     numbers = re.findall(r'<excerpt n="(\d+)" page="([^"]*)"', system)
     pages = [title for _, title in numbers]
     for n, title in numbers:  # an excerpt's number is its page's place in X-Ask-Sources

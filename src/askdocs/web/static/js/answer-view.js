@@ -97,9 +97,24 @@ export function sourcesBlock(sources, link) {
   return el("details", { className: "ask-sources" }, summary, list);
 }
 
-// Suggested follow-ups from the headings of the sources the answer cites (else all of
-// them): one button per section not already the subject of the question.
+// A model answer ends with "Follow-up questions:" and a bulleted list (answer/prompt.py).
+// While it streams in, a heading with no list yet is hidden too.
+const FOLLOW_UPS = /(?:^|\n+)\**Follow-up questions:\**[ \t]*((?:\n[ \t]*[-*+][ \t]+.*)*)\s*$/;
+
+// The answer without its follow-up block, and the model's follow-up questions.
+export function splitFollowUps(text) {
+  const found = text.match(FOLLOW_UPS);
+  if (!found) return { body: text, asked: [] };
+  const asked = found[1].split("\n").map((line) => line.replace(/^\s*[-*+]\s+/, "").trim())
+    .filter(Boolean).slice(0, 3);
+  return { body: text.slice(0, found.index), asked };
+}
+
+// Suggested follow-ups: the model's (when it wrote them), else from the headings of the
+// sources the answer cites (else all of them), one per section not already asked about.
 export function followUps(text, sources, question, limit = 3) {
+  const fromModel = splitFollowUps(text).asked;
+  if (fromModel.length) return fromModel;
   const cited = new Set([...text.matchAll(/\[(\d{1,2})\]/g)].map((m) => Number(m[1])));
   const pool = sources.filter((_, i) => !cited.size || cited.has(i + 1));
   const asked = question.toLowerCase();

@@ -1,7 +1,9 @@
 // The Ask AI panel: a conversation that streams answers and lists sources first.
 // Used by the reader (a side panel, or a bottom sheet on phones) and by the widget frame.
 import { ask, askLimits, ApiError } from "./api.js";
-import { copyButton, el, feedbackRow, followUps, paintAnswer, sourcesBlock } from "./answer-view.js";
+import {
+  copyButton, el, feedbackRow, followUps, paintAnswer, sourcesBlock, splitFollowUps,
+} from "./answer-view.js";
 import { t, locale } from "./i18n.js";
 
 const MAX_MESSAGES = 8;
@@ -131,7 +133,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
     let latest = "";
     const paint = () => {
       pending = false;
-      paintAnswer(text, latest, sources, link);
+      paintAnswer(text, splitFollowUps(latest).body, sources, link);
     };
     try {
       const token = config.botCheck === "off" ? "" : await getToken(botArea, controller.signal);
@@ -179,7 +181,7 @@ export function createAskPanel({ root, config, frame = false, onClose, onNavigat
   // Copy, regenerate, and follow-up questions under a complete answer.
   function actions(question, full, sources, answerId, turn) {
     const row = el("div", { className: "answer-actions" },
-      copyButton("copy-answer", t("copyAnswer"), () => full));
+      copyButton("copy-answer", t("copyAnswer"), () => splitFollowUps(full).body));
     if (answerId) row.append(feedbackRow(answerId));
     const regenerate = el("button", { type: "button", className: "text-button regenerate",
       text: t("regenerate") });
