@@ -44,15 +44,23 @@ SECOND = chunk(("T", "Override", "Other"), "Another way.")
 OTHER = chunk(("T", "Elsewhere"), "Unrelated.")
 
 
-def test_first_sub_section_moves_right_after_its_intro() -> None:
+def test_first_sub_section_moves_right_before_its_intro() -> None:
     ranked = shown(OTHER, INTRO, SECOND, chunk(("U", "X"), "x", slug="u"), FIRST)
     assert headings(follow_intros(ranked, 3)) == [
         "Elsewhere",
-        "Override",
         "Validation",
+        "Override",
         "Other",
         "X",
     ]
+
+
+def test_an_intro_at_the_edge_of_the_window_still_pulls() -> None:
+    filler = [chunk(("F", f"F{i}"), "f", slug=f"f{i}") for i in range(4)]
+    ranked = shown(*filler, INTRO, OTHER, FIRST)
+    moved = headings(follow_intros(ranked, 5))
+    assert moved == ["F0", "F1", "F2", "F3", "Validation", "Override", "Elsewhere"]
+    assert follow_intros(ranked, 4) == ranked  # the intro is 5th: outside a window of 4
 
 
 def test_only_intros_among_the_first_hits_pull() -> None:

@@ -4,9 +4,15 @@ A short section that only introduces its sub-sections ("## Override the default 
 with one sentence before its first "###") often outranks the sub-section that holds the
 answer: it shares the question's general words and little else. The chunker gives the
 first sub-section of such a section the introduction as its ``context``
-(``chunking.with_intros``). Here, when an introducing section is among the first
-``top`` hits and its first sub-section was found further down, that sub-section moves up to
-directly after it. Nothing else changes order.
+(``chunking.with_intros``), so the sub-section holds everything the introduction says and
+the answer besides. Here, when an introducing section is among the first ``top`` hits and
+its first sub-section was found further down, that sub-section moves up to directly before
+it. Nothing else changes order.
+
+Measured on the three development sets (docs/search.md, "What each change did"): placing
+the sub-section before its introduction instead of after it, with ``top`` 5 instead of 3,
+took macro hit@5 from 0.889 to 0.898 and MRR@10 from 0.712 to 0.716 (fastapi 0.853 -> 0.882
+hit@5).
 """
 
 from __future__ import annotations
@@ -22,20 +28,19 @@ Shown = tuple[Candidate, float | None]
 
 def follow_intros(shown: Sequence[Shown], top: int) -> list[Shown]:
     """``shown`` (best first, one entry per section) with the first sub-section of each
-    introducing section among the first ``top`` entries placed right after it."""
+    introducing section among the first ``top`` entries placed right before it."""
     out: list[Shown] = []
     placed: set[int] = set()
     for index, entry in enumerate(shown):
         if index in placed:
             continue
-        out.append(entry)
         placed.add(index)
-        if index >= top or not is_intro(entry[0].chunk):
-            continue
-        child = _first_child(shown, entry[0].chunk, placed)
-        if child is not None:
-            out.append(shown[child])
-            placed.add(child)
+        if index < top and is_intro(entry[0].chunk):
+            child = _first_child(shown, entry[0].chunk, placed)
+            if child is not None:
+                out.append(shown[child])
+                placed.add(child)
+        out.append(entry)
     return out
 
 
