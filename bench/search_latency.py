@@ -1,14 +1,16 @@
 """Hybrid search latency at 1k, 10k and 100k chunks, query embedding included; memory.
 
 usage: python bench/search_latency.py [--sizes 1000 10000 100000] [--queries 200]
-                                      [--data-root DIR] [--provider local] [--query-cache] [--json]
+                                      [--data-root DIR] [--provider local] [--query-cache]
+                                      [--vectors-from DATA_DIR SITE] [--json]
 
-How the corpus is scaled: the real fastapi-docs chunks are indexed once with the real
-local model. Each synthetic chunk is a copy of a real one (``i mod n_real``) with a
-replica number in its slug and about 10% of its words replaced by other words of the corpus
-vocabulary, so BM25 statistics stay realistic; its vector is the real chunk's vector plus
-Gaussian noise scaled to a cosine of about 0.9 with the original, re-normalised, so dense
-neighbourhoods stay realistic. Collections are built with the real index builder (BM25
+How the corpus is scaled: the real fastapi-docs chunks are indexed once with the real local
+model (or their vectors are read from ``--vectors-from``, a data dir that indexed fastapi-
+docs with the same model). Each synthetic chunk is a copy of a real one (``i mod n_real``)
+with a replica number in its slug and about 10% of its words replaced by other words of the
+corpus vocabulary, so BM25 statistics stay realistic; its vector is the real chunk's vector
+plus Gaussian noise scaled to a cosine of about 0.9 with the original, re-normalised, so
+dense neighbourhoods stay realistic. Collections are built with the real index builder (BM25
 vectors, Qdrant Edge shard, manifest, pointer); only the document vectors come from the
 table above instead of the model.
 
@@ -42,7 +44,8 @@ import numpy as np
 
 from askdocs.embeddings.protocol import Embedder, Vectors
 from askdocs.embeddings.registry import create_embedder
-from askdocs.index import build_index, open_store
+from askdocs.index import build_index, model_spec, open_store
+from askdocs.index.naming import point_id
 from askdocs.ingest import read_site
 from askdocs.search import lexical
 from askdocs.search.evalset import parse_questions
@@ -79,14 +82,42 @@ class TableEmbedder:
         return self.real.embed_query(text)
 
 
-def real_chunks(embedder: Embedder) -> tuple[list[Chunk], np.ndarray]:
+def real_chunks(
+    embedder: Embedder, reuse: tuple[Path, str] | None
+) -> tuple[list[Chunk], np.ndarray]:
+    """The real chunks and their vectors: read from ``reuse`` (a data dir that indexed the
+    same docs with the same model, and its site id) where it has them, else embedded."""
     settings = load_settings(data_dir=Path(tempfile.mkdtemp()))
     chunks = list(read_site(folder_site(DOCS, SITE), settings.corpus).chunks)
-    vectors = np.concatenate(
-        [embedder.embed_documents([c.embed_text for c in chunks[i : i + 64]])
-         for i in range(0, len(chunks), 64)]
-    )  # fmt: skip
-    return chunks, vectors
+    known = stored_vectors(reuse, chunks, embedder) if reuse else {}
+    missing = [c for c in chunks if c.id not in known]
+    for i in range(0, len(missing), 64):
+        part = missing[i : i + 64]
+        known |= dict(
+            zip(
+                (c.id for c in part),
+                embedder.embed_documents([c.embed_text for c in part]),
+                strict=True,
+            )
+        )
+    print(f"vectors: {len(chunks) - len(missing)} reused, {len(missing)} embedded", file=sys.stderr)
+    return chunks, np.stack([known[c.id] for c in chunks])
+
+
+def stored_vectors(
+    reuse: tuple[Path, str], chunks: list[Chunk], embedder: Embedder
+) -> dict[str, np.ndarray]:
+    data_dir, site = reuse
+    store = open_store(load_settings(data_dir=data_dir), read_only=True)
+    try:
+        info = store.current(model_spec(embedder))
+        if info is None:
+            return {}
+        ids = {point_id(site, c.id): c.id for c in chunks}
+        found = store.backend.dense_vectors(info.name, list(ids))
+    finally:
+        store.close()
+    return {ids[pid]: vector for pid, vector in found.items()}
 
 
 def synthesise(
@@ -160,7 +191,12 @@ def own_memory() -> dict[str, float]:
 
 
 def run(
-    sizes: list[int], queries: int, root: Path | None, provider: str, cache: bool
+    sizes: list[int],
+    queries: int,
+    root: Path | None,
+    provider: str,
+    cache: bool,
+    reuse: tuple[Path, str] | None = None,
 ) -> list[dict[str, object]]:
     real = create_embedder(load_settings().embedding.model_copy(update={"provider": provider}))
     assert real is not None
@@ -172,7 +208,7 @@ def run(
         build_s = 0.0
         if not (data_dir / "index").is_dir():
             if chunks is None:
-                chunks, vectors = real_chunks(real)
+                chunks, vectors = real_chunks(real, reuse)
             synthetic, table = synthesise(chunks, vectors, size, rng)
             build_s = build(data_dir, synthetic, TableEmbedder(real, table))
         command = [sys.executable, __file__, "--serve", str(data_dir), "--queries", str(queries)]
@@ -189,6 +225,12 @@ def main() -> None:
     parser.add_argument("--data-root", type=Path, help="keep (and reuse) the collections here")
     parser.add_argument("--provider", default="local", choices=["local", "local-int8"])
     parser.add_argument("--query-cache", action="store_true", help="leave the query cache on")
+    parser.add_argument(
+        "--vectors-from",
+        nargs=2,
+        metavar=("DATA_DIR", "SITE"),
+        help="reuse the real chunks' vectors of a data dir that indexed fastapi-docs as SITE",
+    )
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -196,7 +238,8 @@ def main() -> None:
     if args.serve:
         print(json.dumps(serve(args.serve, args.queries, args.provider, args.query_cache)))
         return
-    rows = run(args.sizes, args.queries, args.data_root, args.provider, args.query_cache)
+    reuse = (Path(args.vectors_from[0]), args.vectors_from[1]) if args.vectors_from else None
+    rows = run(args.sizes, args.queries, args.data_root, args.provider, args.query_cache, reuse)
     for row in rows:
         print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()))
 
