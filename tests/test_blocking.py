@@ -97,7 +97,7 @@ def test_the_pool_is_sized_to_the_cores_the_process_may_use() -> None:
 
 
 def test_the_app_pool_follows_the_setting(tmp_path: Path) -> None:
-    from askdocs.app import Core
+    from askdocs.core import Core
 
     core = Core(load_settings(data_dir=tmp_path), sites=[])
     assert core.pool.size == len(os.sched_getaffinity(0))

@@ -31,53 +31,21 @@ import anyio.to_thread
 from askdocs.admin.api import AdminApi
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.toolset import ToolDeps
-from askdocs.blocking import BlockingPool, pool_size
+from askdocs.blocking import BlockingPool
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
+from askdocs.core import Core
 from askdocs.db import Database
 from askdocs.guard.botcheck import BotCheck, create_bot_check
 from askdocs.guard.limiter import Limiter, open_limits_store
 from askdocs.guard.visitor import visitor_key
 from askdocs.indexing import Indexer
-from askdocs.llm.registry import create_chat_model
-from askdocs.llm.types import ChatModel
 from askdocs.reader.control import DocsReader
 from askdocs.service import AskDocs
-from askdocs.settings import Settings, SiteConfig
+from askdocs.settings import Settings
 from askdocs.sites import SiteCatalog
 
 log = logging.getLogger(__name__)
-# The indexer is a daemon thread and builds are resumable (every embedded batch is kept), so
-# shutdown waits only briefly for it: SIGTERM ends ``serve`` within 3 s even mid-batch.
-SHUTDOWN_WAIT_SECONDS = 1.0
 READY_THREADS = 2
-
-
-class Core:
-    """The engine-side parts every surface builds the same way: the engine, the bounded pool,
-    the chat model and the background indexer. An engine passed in stays open on close."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        engine: AskDocs | None = None,
-        sites: list[SiteConfig] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.engine = engine or AskDocs(settings, sites)
-        self._owns_engine = engine is None
-        self.pool = BlockingPool(pool_size(settings.server.search_concurrency))
-        self.chat: ChatModel | None = create_chat_model(settings.chat)
-        self.indexer = Indexer.from_settings(self.engine, settings.index)
-
-    async def stop_indexer(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
-        await anyio.to_thread.run_sync(self.indexer.stop, wait_seconds)
-
-    async def aclose(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
-        await self.stop_indexer(wait_seconds)
-        self.pool.close()
-        if self._owns_engine:
-            self.engine.close()
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import anyio
 import httpx
 import pytest
 
-from askdocs.app import Core
 from askdocs.auth.jwt import mint
+from askdocs.core import Core
 from askdocs.mcp.auth import AuthContext, stdio_auth
 from askdocs.mcp.backend import DocsBackend
 from askdocs.mcp.local import LocalBackend

@@ -53,7 +53,7 @@ def build_backend(settings: Settings, run: McpRun) -> DocsBackend:
         from askdocs.mcp.remote import RemoteBackend
 
         return RemoteBackend(run.api_url, timeout_seconds=settings.mcp.api_timeout_seconds)
-    from askdocs.app import Core
+    from askdocs.core import Core
     from askdocs.mcp.local import LocalBackend
 
     sites = [folder_site(run.docs.resolve())] if run.docs else None

@@ -17,6 +17,7 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import anyio
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -24,12 +25,12 @@ from mcp.server.auth.provider import AccessToken
 
 from askdocs.auth.jwt import Claims, verify
 from askdocs.auth.keys import KEY_FILE
-from askdocs.db import Database
 from askdocs.errors import AskDocsError, AuthError, ConfigError
 from askdocs.settings import Settings
-from askdocs.users.principal import resolve
-from askdocs.users.service import UserService
 from askdocs.users.types import Principal
+
+if TYPE_CHECKING:  # the database layer loads only when a local HTTP token is checked
+    from askdocs.db import Database
 
 TOKEN_ENV = "ASKDOCS_MCP_TOKEN"  # noqa: S105 (a variable name)
 log = logging.getLogger(__name__)
@@ -70,9 +71,14 @@ class LocalUsers:
         self._lock = threading.Lock()
 
     def __call__(self, claims: Claims) -> Principal:
+        from askdocs.users.principal import resolve
+        from askdocs.users.service import UserService
+
         return resolve(UserService(self._database()), claims)
 
     def _database(self) -> Database:
+        from askdocs.db import Database
+
         with self._lock:
             if self._db is None:
                 self._db = Database.open(self._settings)

@@ -1,6 +1,6 @@
 """Local mode: the engine in-process over docs folders; no server, no token over stdio.
 
-The backend holds a ``Core`` (``askdocs.app``): the engine, the bounded pool, the chat model
+The backend holds a ``Core`` (``askdocs.core``): the engine, the bounded pool, the chat model
 and the one background indexer, built the way ``App`` builds them. ``start()`` submits one
 run per site to the indexer; on a cold store that run first builds a keyword-only
 collection (seconds, no model), so the first search answers from BM25 while the vectors
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from askdocs.answer.flow import Question, answer
-from askdocs.app import Core
+from askdocs.core import Core
 from askdocs.corpus.freshness import freshness_json
 from askdocs.indexing import SiteProgress
 from askdocs.indexing.indexer import Work

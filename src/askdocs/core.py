@@ -1,0 +1,49 @@
+"""``Core``: the engine-side parts every surface builds the same way (``askdocs.app``).
+
+Kept apart from ``askdocs.app`` so that MCP local mode, which builds the ``Core`` alone, does
+not import the stored parts (admin operations, the database layer, Alembic): about 0.6 CPU
+seconds of imports before its first answer (issue #18).
+"""
+
+from __future__ import annotations
+
+import anyio.to_thread
+
+from askdocs.blocking import BlockingPool, pool_size
+from askdocs.indexing import Indexer
+from askdocs.llm.registry import create_chat_model
+from askdocs.llm.types import ChatModel
+from askdocs.service import AskDocs
+from askdocs.settings import Settings, SiteConfig
+
+# The indexer is a daemon thread and builds are resumable (every embedded batch is kept), so
+# shutdown waits only briefly for it: SIGTERM ends ``serve`` within 3 s even mid-batch.
+SHUTDOWN_WAIT_SECONDS = 1.0
+
+
+class Core:
+    """The engine-side parts every surface builds the same way: the engine, the bounded pool,
+    the chat model and the background indexer. An engine passed in stays open on close."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        engine: AskDocs | None = None,
+        sites: list[SiteConfig] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.engine = engine or AskDocs(settings, sites)
+        self._owns_engine = engine is None
+        self.pool = BlockingPool(pool_size(settings.server.search_concurrency))
+        self.chat: ChatModel | None = create_chat_model(settings.chat)
+        self.indexer = Indexer.from_settings(self.engine, settings.index)
+
+    async def stop_indexer(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
+        await anyio.to_thread.run_sync(self.indexer.stop, wait_seconds)
+
+    async def aclose(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
+        await self.stop_indexer(wait_seconds)
+        self.pool.close()
+        if self._owns_engine:
+            self.engine.close()
