@@ -14,6 +14,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 @pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.browser
 def test_battery_short_mode_has_no_failures() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "bench.battery"],
@@ -35,4 +37,11 @@ def test_battery_short_mode_has_no_failures() -> None:
         "pathological",
         "resume",
         "ownership",
+        "kill9_rebuild",
+        "redis",
+        "shutdown",
+        "xss_browser",
+        "authz_matrix",
+        "token_tampering",
+        "schemathesis",
     } <= categories

@@ -1,18 +1,24 @@
 """Battery categories that inject process faults without the shared server: kill -9 during
-index rebuilds, and a Redis limits store that is paused (SIGSTOP) or killed."""
+index rebuilds, a Redis limits store that is paused (SIGSTOP) or killed, and SIGTERM to a
+server whose indexer waits on a hung embedder."""
 
 from __future__ import annotations
 
+import json
 import random
+import signal
 import tempfile
 import time
 from pathlib import Path
 
 import anyio
 from bench.battery.categories import Mode, Result, p95
+from tests.embeddings.scripted_server import Reply, ScriptedServer
 from tests.guard.redis_server import RedisProcess, running_redis
 from tests.index.durability_worker import variants
 from tests.index.test_durability import Worker, check
+from tests.server.conftest import write_docs
+from tests.server.process import serving
 
 from askdocs.embeddings.local import LocalEmbedder
 from askdocs.errors import RateLimited, ServiceUnavailable
@@ -172,3 +178,47 @@ async def _check(limiter: Limiter, visitor: str) -> str:
     except RateLimited:
         return "rate limited (a counter answered)"
     return "admitted (fail open)"
+
+
+def shutdown(mode: Mode) -> Result:
+    """SIGTERM to ``askdocs serve`` while its background indexer waits on a hosted embedder
+    that does not answer (a batch in flight): the process is gone within 3 s (rounds: 5
+    full, 2 short)."""
+    result = Result("shutdown")
+    times: list[float] = []
+    for _ in range(5 if mode.full else 2):
+        times.append(_one_shutdown(result))
+    worst = max(times)
+    if worst > 3.0:
+        result.fail(f"serve took {worst:.1f} s to stop")
+    result.figure = f"stop_max_s={worst:.2f} stop_p50_s={sorted(times)[len(times) // 2]:.2f}"
+    return result
+
+
+def _one_shutdown(result: Result) -> float:
+    embedder = ScriptedServer(lambda _: Reply(mode="hang")).start()
+    with tempfile.TemporaryDirectory(prefix="battery-shutdown-") as tmp:
+        docs = write_docs(Path(tmp) / "docs")
+        env = {
+            "ASKDOCS_SITES": json.dumps([{"id": "acme", "roots": [{"path": str(docs)}]}]),
+            "ASKDOCS_EMBEDDING__PROVIDER": "openai-compatible",
+            "ASKDOCS_EMBEDDING__MODEL": "m",
+            "ASKDOCS_EMBEDDING__BASE_URL": f"{embedder.url}/v1",
+            "ASKDOCS_EMBEDDING__DIMENSION": "8",
+            "ASKDOCS_EMBEDDING__TIMEOUT_SECONDS": "120",
+            "ASKDOCS_INDEX__FIRST_RUN_DELAY_SECONDS": "0",
+        }
+        try:
+            with serving(Path(tmp) / "data", env) as server:
+                deadline = time.monotonic() + 60
+                while not embedder.received and time.monotonic() < deadline:
+                    time.sleep(0.05)  # polling for the batch to be in flight
+                result.probes += 1
+                if not embedder.received:
+                    result.fail("the indexer never sent a batch")
+                started = time.monotonic()
+                server.process.send_signal(signal.SIGTERM)
+                server.process.wait(timeout=60)
+                return time.monotonic() - started
+        finally:
+            embedder.stop()

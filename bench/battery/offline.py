@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.battery.categories import Mode, Result
-from bench.battery.faults import kill9_rebuild, redis_faults
+from bench.battery.faults import kill9_rebuild, redis_faults, shutdown
 from qdrant_client import QdrantClient, models
 from tests.embeddings.conftest import openai_script
 from tests.embeddings.scripted_server import Received, Reply, ScriptedServer
@@ -123,4 +123,4 @@ def ownership(mode: Mode) -> Result:
     return result
 
 
-OFFLINE_CATEGORIES = [resume, ownership, kill9_rebuild, redis_faults]
+OFFLINE_CATEGORIES = [resume, ownership, kill9_rebuild, redis_faults, shutdown]

@@ -89,7 +89,11 @@ async def delete_thread(runtime: Runtime, caller: Caller, thread_id: str) -> Res
     return Response(status_code=204)
 
 
-@router.post("/chat")
+@router.post(
+    "/chat",
+    response_class=StreamingResponse,
+    responses={200: {"description": "The turn, streamed", "content": {stream.MEDIA_TYPE: {}}}},
+)
 async def chat(runtime: Runtime, caller: Caller, body: ChatIn) -> StreamingResponse:
     page = body.page_context.value() if body.page_context else None
     turn = await start_turn(

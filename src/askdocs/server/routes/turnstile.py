@@ -23,9 +23,9 @@ from askdocs.errors import InvalidInput, NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.guard.hosts import site_hosts
 from askdocs.server.deps import CatalogDep, HostDep, SettingsDep, host_site
-from askdocs.server.schemas import ErrorBody
 from askdocs.settings import SiteConfig
 
+ERROR_BODY = {"$ref": "#/components/schemas/ErrorBody"}  # JSON errors of an HTML page
 router = APIRouter()
 _HOST = re.compile(r"^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$")
 TURNSTILE_ORIGIN = "https://challenges.cloudflare.com"
@@ -52,7 +52,9 @@ function askdocsFailed() {{ askdocsSend({{type: "askdocs-turnstile-error"}}); }}
 @router.get(
     "/askdocs-turnstile",
     response_class=HTMLResponse,
-    responses={400: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+    responses={  # the errors are JSON, the page HTML
+        code: {"content": {"application/json": {"schema": ERROR_BODY}}} for code in (400, 404)
+    },
 )
 async def turnstile_page(
     settings: SettingsDep,
