@@ -44,4 +44,5 @@ def test_battery_short_mode_has_no_failures() -> None:
         "authz_matrix",
         "token_tampering",
         "schemathesis",
+        "postgres_down",
     } <= categories

@@ -12,6 +12,7 @@ from pathlib import Path
 from bench.battery.authz import AUTHZ_CATEGORIES
 from bench.battery.browser import xss_browser
 from bench.battery.categories import SERVER_CATEGORIES, Mode, Result
+from bench.battery.database import postgres_down
 from bench.battery.fuzz import schemathesis
 from bench.battery.offline import OFFLINE_CATEGORIES
 from bench.battery.rig import started
@@ -28,7 +29,8 @@ def run(mode: Mode, only: set[str] | None = None) -> list[Result]:
         if only is None or offline.__name__ in only:
             report(_safely(offline.__name__, lambda run=offline: run(mode)))
     with tempfile.TemporaryDirectory(prefix="askdocs-battery-") as tmp, started(Path(tmp)) as rig:
-        for category in [*SERVER_CATEGORIES, xss_browser, *AUTHZ_CATEGORIES, schemathesis]:
+        last = [xss_browser, *AUTHZ_CATEGORIES, schemathesis, postgres_down]  # this one stops it
+        for category in [*SERVER_CATEGORIES, *last]:
             if only is None or category.__name__ in only:
                 report(_safely(category.__name__, lambda run=category: run(rig, mode)))
     return results
