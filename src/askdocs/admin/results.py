@@ -8,24 +8,27 @@ describes every admin read's response with its fields.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pydantic import PlainSerializer
 
 from askdocs.db.admin_models import IndexRunRow, ProviderRow, SiteRow
+from askdocs.wire import Wire
 
 JsonObject = dict[str, object]
 
 
-class Result(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
-
-    def dump(self) -> JsonObject:
-        return self.model_dump(mode="json", by_alias=True)
-
-
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
+
+
+# A moment as the database gave it, in ISO 8601 (``isoformat``, offset kept as stored).
+Moment = Annotated[datetime | None, PlainSerializer(_iso, return_type=str | None)]
+
+
+class Result(Wire):
+    def dump(self) -> JsonObject:
+        return self.model_dump(mode="json", by_alias=True)
 
 
 class SiteOut(Result):
@@ -41,17 +44,7 @@ class SiteOut(Result):
 
     @classmethod
     def of(cls, row: SiteRow) -> SiteOut:
-        return cls(
-            id=row.id,
-            organisation_id=row.organisation_id,
-            name=row.name,
-            roots=list(row.roots),
-            hostnames=list(row.hostnames),
-            public=row.public,
-            ask_enabled=row.ask_enabled,
-            ask_daily_limit=row.ask_daily_limit,
-            default_locale=row.default_locale,
-        )
+        return cls.copy_of(row)
 
 
 class RunOut(Result):
@@ -60,24 +53,14 @@ class RunOut(Result):
     user_id: str
     initiator: str
     status: str
-    started_at: str | None
-    finished_at: str | None
+    started_at: Moment
+    finished_at: Moment
     chunks: int | None
     error: str | None
 
     @classmethod
     def of(cls, run: IndexRunRow) -> RunOut:
-        return cls(
-            id=run.id,
-            site_id=run.site_id,
-            user_id=run.user_id,
-            initiator=run.initiator,
-            status=run.status,
-            started_at=_iso(run.started_at),
-            finished_at=_iso(run.finished_at),
-            chunks=run.chunks,
-            error=run.error,
-        )
+        return cls.copy_of(run)
 
 
 class ProviderOut(Result):
@@ -91,7 +74,7 @@ class ProviderOut(Result):
     model: str
     has_api_key: bool
     api_key_last_four: str | None
-    last_test_at: str | None
+    last_test_at: Moment
     last_test_ok: bool | None
     last_test_error: str | None
 
@@ -106,7 +89,7 @@ class ProviderOut(Result):
             model=row.model,
             has_api_key=row.api_key_encrypted is not None,
             api_key_last_four=row.api_key_last_four or None,
-            last_test_at=_iso(row.last_test_at),
+            last_test_at=row.last_test_at,
             last_test_ok=row.last_test_ok,
             last_test_error=row.last_test_error,
         )
