@@ -1,12 +1,25 @@
-"""Wire schemas of the HTTP API (separate from the core types they are built from)."""
+"""Wire schemas of the HTTP API (separate from the core types they are built from).
+
+The public API is snake_case. A response model whose fields carry the core value's own
+names is read from it attribute by attribute (``Out.of``), nested values included.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from askdocs.corpus.freshness import freshness_json
-from askdocs.service import SiteIndexStatus
-from askdocs.types import Hit, SearchResult
+from askdocs.types import Freshness, SearchResult
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    @classmethod
+    def of(cls, value: object) -> Self:
+        return cls.model_validate(value)
 
 
 class ErrorDetail(BaseModel):
@@ -26,7 +39,7 @@ class FreshnessOut(BaseModel):
     commit: str | None = None
 
 
-class SearchHitOut(BaseModel):
+class SearchHitOut(Out):
     title: str
     heading: str
     url: str
@@ -41,23 +54,13 @@ class SearchHitOut(BaseModel):
     section_id: str
     kind: str  # the page kind: "guide" or "changelog"
 
+    @field_validator("freshness", mode="before")
     @classmethod
-    def of(cls, hit: Hit) -> SearchHitOut:
-        return cls(
-            title=hit.title,
-            heading=hit.heading,
-            url=hit.url,
-            text=hit.text,
-            locale=hit.locale,
-            translated=hit.translated,
-            audience=hit.audience,
-            path=hit.path,
-            score=hit.score,
-            freshness=FreshnessOut(**freshness_json(hit.freshness)),
-            slug=hit.slug,
-            section_id=hit.section_id,
-            kind=hit.kind,
-        )
+    def _freshness(cls, value: object) -> object:
+        """The core ``Freshness`` as its JSON (ISO times), which ``FreshnessOut`` reads."""
+        if value is None or isinstance(value, Freshness):
+            return freshness_json(value)
+        return value
 
 
 class SearchResponse(BaseModel):
@@ -80,12 +83,12 @@ class SearchResponse(BaseModel):
         )
 
 
-class BadFileOut(BaseModel):
+class BadFileOut(Out):
     path: str
     reason: str
 
 
-class SiteStatusOut(BaseModel):
+class SiteStatusOut(Out):
     site: str
     ready: bool
     building: bool
@@ -94,19 +97,6 @@ class SiteStatusOut(BaseModel):
     error: str | None = None
     empty: bool = False
     bad_files: list[BadFileOut] = []
-
-    @classmethod
-    def of(cls, status: SiteIndexStatus) -> SiteStatusOut:
-        return cls(
-            site=status.site,
-            ready=status.ready,
-            building=status.building,
-            collection=status.collection,
-            chunks=status.chunks,
-            error=status.error,
-            empty=status.empty,
-            bad_files=[BadFileOut(path=e.path, reason=e.reason) for e in status.bad_files],
-        )
 
 
 class ReadyResponse(BaseModel):
