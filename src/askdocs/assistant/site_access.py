@@ -14,11 +14,18 @@ from sqlalchemy.orm import Session
 from askdocs.db.models import MembershipRow
 from askdocs.errors import NotFound
 from askdocs.sites import SiteCaller, SiteCatalog
+from askdocs.users.ownership import owner_in
 
 
 def member_organisations(session: Session, user_id: str) -> set[str]:
     query = select(MembershipRow.organisation_id).where(MembershipRow.user_id == user_id)
     return set(session.scalars(query))
+
+
+def member_caller(session: Session, user_id: str) -> SiteCaller:
+    """The signed-in caller's standing as the database says now (memberships, and whether
+    one of their organisations owns the configured sites)."""
+    return SiteCaller.member(member_organisations(session, user_id), owner_in(session))
 
 
 def usable_site(
@@ -28,7 +35,7 @@ def usable_site(
     resolution with the caller's memberships as re-read now."""
     if site_id is None:
         return None
-    caller = SiteCaller.member(member_organisations(session, user_id))
+    caller = member_caller(session, user_id)
     try:
         return catalog.resolve(site_id=site_id, caller=caller).id
     except NotFound:

@@ -2,7 +2,8 @@
 
 Anonymous visitors (no cookie, no bearer token) are ``VISITOR``: public, live sites only.
 A signed-in caller is ``SiteCaller.member(<their organisations>)``: those organisations'
-private sites too, and nobody else's. A cookie request that changes state and fails the
+private sites too, and nobody else's; members of the organisation that owns the configured
+sites read those when they are private. A cookie request that changes state and fails the
 CSRF check, an ended session, or a bearer token this server does not accept (an MCP server
 forwarding its own token, a stale script) all read like a visitor: public pages never
 answer 401.
@@ -10,7 +11,7 @@ answer 401.
 
 from __future__ import annotations
 
-from askdocs.assistant.site_access import member_organisations
+from askdocs.assistant.site_access import member_caller
 from askdocs.errors import AuthError, Forbidden
 from askdocs.sites import VISITOR, SiteCaller
 from askdocs.users.accounts import Accounts
@@ -30,4 +31,4 @@ def site_caller(accounts: Accounts, facts: RequestFacts) -> SiteCaller:
     if found is None:
         return VISITOR
     with accounts.db.session() as session:
-        return SiteCaller.member(member_organisations(session, found.principal.user_id))
+        return member_caller(session, found.principal.user_id)

@@ -54,17 +54,26 @@ class SiteCaller:
 
     everything: bool = False
     organisations: frozenset[str] = frozenset()
+    configured_sites: bool = False  # a member of the organisation that owns them
 
     def may_use(self, entry: CatalogEntry) -> bool:
         if self.everything:
             return True
         if entry.organisation is not None and entry.organisation in self.organisations:
             return True
+        if self.configured_sites and entry.source is not SiteSource.ADMIN:
+            return entry.site.live
         return entry.site.public and entry.site.live
 
     @classmethod
-    def member(cls, organisations: Iterable[str]) -> SiteCaller:
-        return cls(organisations=frozenset(organisations))
+    def member(
+        cls, organisations: Iterable[str], owner_of_configured: str | None = None
+    ) -> SiteCaller:
+        """A signed-in caller; ``owner_of_configured`` is the organisation that owns the
+        configured sites (config file, CLI, bundled): its members read them when private."""
+        orgs = frozenset(organisations)
+        owns = owner_of_configured is not None and owner_of_configured in orgs
+        return cls(organisations=orgs, configured_sites=owns)
 
 
 VISITOR = SiteCaller()

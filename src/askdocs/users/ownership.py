@@ -3,12 +3,15 @@
 The first organisation created with the instance's first platform administrator as owner
 owns them, recorded once as the ``configured_sites_owner`` marker and never rewritten.
 Sites created through the admin API belong to their own organisation (``sites`` rows).
+Owning the configured sites means the owner organisation's members read them when they
+are private (``public = false``): ``SiteCaller.member(..., owner_of_configured=...)``.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from askdocs.db import Database
 from askdocs.db.admin_models import AdminMarkerRow
@@ -31,8 +34,12 @@ def first_platform_admin(db: Database) -> str | None:
 def configured_sites_owner(db: Database) -> str | None:
     """The organisation that owns the configured sites, once there is one."""
     with db.session() as session:
-        marker = session.get(AdminMarkerRow, OWNER_MARKER)
-        return marker.value if marker is not None else None
+        return owner_in(session)
+
+
+def owner_in(session: Session) -> str | None:
+    marker = session.get(AdminMarkerRow, OWNER_MARKER)
+    return marker.value if marker is not None else None
 
 
 def claim_configured_sites(db: Database, org_id: str, owner_id: str) -> bool:
