@@ -119,6 +119,7 @@ class SearchSettings(BaseModel):
     followup_min_words: int = 5  # "short": join questions of fewer words
     followup_fuse: bool = False  # fuse the joined search with the follow-up searched alone
     intro_top: int = Field(default=5, ge=0, le=100)  # intro sections that pull up a sub-section
+    dense_margin: float = Field(default=0.08, ge=0, le=1)  # clear dense winner leads; 0: off
     demote_changelogs: bool = True  # changelog sections below guides unless asked about versions
     max_per_page: int = Field(default=0, ge=0, le=100)  # sections of one page in place; 0: any
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from askdocs.search.hits import Candidate
-from askdocs.search.ranking import cap_per_page, demote_changelogs, rerank
+from askdocs.search.ranking import cap_per_page, clear_winner_first, demote_changelogs, rerank
 from tests.search.test_hits import chunk
 
 Shown = tuple[Candidate, float | None]
@@ -52,3 +52,25 @@ def test_rerank_demotes_then_caps() -> None:
     got = rerank(shown, "add a header", demote=True, per_page=1)
     assert names(got) == ["page#A", "other#X", "notes#1.0", "page#B"]
     assert names(rerank(shown, "add a header", demote=False, per_page=0)) == names(shown)
+
+
+def scored(section: str, cosine: float | None, slug: str = "page") -> Shown:
+    return (Candidate(chunk(section, slug=slug), 1.0, cosine), cosine)
+
+
+def test_a_clear_dense_winner_moves_to_the_top() -> None:
+    shown = [scored("A", 0.50), scored("B", 0.62), scored("C", 0.40, "other")]
+    assert names(clear_winner_first(shown, 0.08)) == ["page#B", "page#A", "other#C"]
+
+
+def test_a_close_dense_race_keeps_the_fused_order() -> None:
+    shown = [scored("A", 0.50), scored("B", 0.55), scored("C", None)]
+    assert clear_winner_first(shown, 0.08) == shown
+    assert clear_winner_first(shown, 0.0) == shown  # 0 turns the rule off
+
+
+def test_the_winner_already_first_or_too_few_cosines_change_nothing() -> None:
+    first = [scored("A", 0.70), scored("B", 0.30)]
+    assert clear_winner_first(first, 0.08) == first
+    lonely = [scored("A", None), scored("B", 0.9)]
+    assert clear_winner_first(lonely, 0.08) == lonely

@@ -43,7 +43,7 @@ from askdocs.search.followup import fuse_followup
 from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
 from askdocs.search.intros import follow_intros
 from askdocs.search.query import SearchQuery, bounded_query, is_keyword_query, search_text
-from askdocs.search.ranking import rerank
+from askdocs.search.ranking import clear_winner_first, rerank
 from askdocs.search.threshold import (
     KEYWORD_MATCH_RATIO,
     dense_match,
@@ -273,8 +273,10 @@ class Retriever:
         hybrid = runs[0].dense is not None
         candidates = [Candidate(h.chunk, h.score, h.dense_score) for h in result.hits]
         ranked = collapse(candidates, request.locale, len(candidates))
-        ranked = follow_intros(ranked, self.settings.intro_top)
         s = self.settings
+        if not is_keyword_query(query.text):
+            ranked = clear_winner_first(ranked, s.dense_margin)
+        ranked = follow_intros(ranked, s.intro_top)
         shown = rerank(ranked, query.text, demote=s.demote_changelogs, per_page=s.max_per_page)
         shown = shown[: request.limit]
         if hybrid:
