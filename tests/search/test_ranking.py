@@ -74,3 +74,17 @@ def test_the_winner_already_first_or_too_few_cosines_change_nothing() -> None:
     assert clear_winner_first(first, 0.08) == first
     lonely = [scored("A", None), scored("B", 0.9)]
     assert clear_winner_first(lonely, 0.08) == lonely
+
+
+def test_scores_fall_down_the_list_after_a_move() -> None:
+    shown = [
+        (Candidate(chunk("A"), 0.5, 0.4), 0.4),
+        (Candidate(chunk("B"), 0.9, 0.3), 0.3),
+        (Candidate(chunk("C", slug="other"), 0.2, 0.7), 0.7),
+    ]
+    moved = clear_winner_first(shown, 0.08)
+    assert names(moved) == ["other#C", "page#A", "page#B"]
+    dealt = rerank(moved, "how do I", demote=True, per_page=0)
+    assert names(dealt) == names(moved)
+    assert [c.score for c, _ in dealt] == [0.9, 0.5, 0.2]
+    assert [cosine for _, cosine in dealt] == [0.7, 0.4, 0.3]
