@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
+from askdocs.search.hits import Candidate, by_score, collapse, search_locales, to_hit
 from askdocs.types import Chunk
 
 
@@ -62,3 +62,12 @@ def test_limit_applies_after_dedupe() -> None:
     found.append(Candidate(chunk("B"), 0.1, None))
     assert [c.chunk.heading for c, _ in collapse(found, None, 2)] == ["A", "B"]
     assert len(collapse(found, None, 1)) == 1
+
+
+def test_equal_fused_scores_are_ordered_by_cosine() -> None:
+    a = Candidate(chunk("A"), 0.5, 0.40)
+    b = Candidate(chunk("B"), 0.5, 0.66)
+    c = Candidate(chunk("C"), 0.9, None)
+    d = Candidate(chunk("D"), 0.5, None)
+    assert by_score([a, d, b, c]) == [c, b, a, d]
+    assert by_score([b, a]) == by_score([a, b])  # the engine's order of ties does not matter

@@ -24,6 +24,17 @@ class Candidate:
     dense: float | None
 
 
+def by_score(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Best fused score first; equal scores (rank fusion gives many) ordered by cosine, so the
+    order does not depend on the order the engine returned ties in. Otherwise stable."""
+
+    def key(candidate: Candidate) -> tuple[float, float]:
+        cosine = candidate.dense if candidate.dense is not None else -2.0
+        return (-candidate.score, -cosine)
+
+    return sorted(candidates, key=key)
+
+
 def search_locales(locale: str | None, fallback: str) -> tuple[str, ...]:
     """The locales a search reads: the requested one, then the fallback."""
     if locale is None or locale == fallback:

@@ -40,7 +40,7 @@ from askdocs.index import (
 from askdocs.search import cosines, lexical
 from askdocs.search.cosines import Shown
 from askdocs.search.followup import fuse_followup
-from askdocs.search.hits import Candidate, collapse, search_locales, to_hit
+from askdocs.search.hits import Candidate, by_score, collapse, search_locales, to_hit
 from askdocs.search.intros import follow_intros
 from askdocs.search.query import SearchQuery, bounded_query, is_keyword_query, search_text
 from askdocs.search.ranking import clear_winner_first, rerank
@@ -271,7 +271,7 @@ class Retriever:
         for run in runs[1:]:
             result = fuse_followup(result, run.result)
         hybrid = runs[0].dense is not None
-        candidates = [Candidate(h.chunk, h.score, h.dense_score) for h in result.hits]
+        candidates = by_score([Candidate(h.chunk, h.score, h.dense_score) for h in result.hits])
         ranked = collapse(candidates, request.locale, len(candidates))
         s = self.settings
         if not is_keyword_query(query.text):
