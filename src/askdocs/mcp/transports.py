@@ -61,7 +61,7 @@ async def serve_stdio(server: MCPServer[Any], backend: DocsBackend) -> None:
 def bind(host: str, port: int) -> socket.socket:
     """Bind before serving, so port 0 works and the real address can be announced."""
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # Nagle off (serve.listen)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host.strip("[]"), port))
     sock.listen(128)
