@@ -2,7 +2,8 @@
 
 usage: python bench/search_latency.py [--sizes 1000 10000 100000] [--queries 200]
                                       [--data-root DIR] [--provider local] [--query-cache]
-                                      [--vectors-from DATA_DIR SITE] [--json]
+                                      [--vectors-from DATA_DIR SITE]
+                                      [--compare-src OLD_SRC --reps 3] [--json]
 
 How the corpus is scaled: the real fastapi-docs chunks are indexed once with the real local
 model (or their vectors are read from ``--vectors-from``, a data dir that indexed fastapi-
@@ -24,12 +25,16 @@ inherits the parent's peak across ``exec``, which made the 100k figure the build
 The query cache is off (``embedding.query_cache_size = 0``) unless ``--query-cache``: the
 loop repeats the 40 questions, and every search must pay for its query embedding.
 ``--data-root`` keeps the synthetic collections between runs (built once per size).
+``--compare-src`` then runs the searching child (``bench/search_child.py``) ``--reps`` times
+over an older source tree (before) and this checkout (after), alternating, on the same
+collections, and prints the medians with after/before ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -48,8 +53,6 @@ from askdocs.index import build_index, model_spec, open_store
 from askdocs.index.naming import point_id
 from askdocs.ingest import read_site
 from askdocs.search import lexical
-from askdocs.search.evalset import parse_questions
-from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site
 from askdocs.types import Chunk
@@ -59,6 +62,7 @@ REPO = Path(__file__).resolve().parents[1]
 DOCS = shared("corpora", "fastapi-docs")
 QUESTIONS = shared("eval", "fastapi-docs-dev.jsonl")
 SITE = "synth"
+CHILD = Path(__file__).resolve().parent / "search_child.py"
 
 
 class TableEmbedder:
@@ -154,42 +158,6 @@ def build(data_dir: Path, chunks: list[Chunk], embedder: Embedder) -> float:
     return time.perf_counter() - started
 
 
-def serve(data_dir: Path, queries: int, provider: str, cache: bool) -> dict[str, float]:
-    """Child process: search ``queries`` times, report latency, CPU and own memory."""
-    questions = parse_questions(QUESTIONS.read_text(encoding="utf-8").splitlines())
-    embedding = {"provider": provider, "query_cache_size": 1024 if cache else 0}
-    settings = load_settings(data_dir=data_dir, embedding=embedding)
-    service = AskDocs(settings, [folder_site(DOCS, SITE)])
-    for q in questions[:10]:
-        service.search(q.question, site=SITE, history=q.history)  # warm-up
-    times, cpu = [], []
-    for i in range(queries):
-        q = questions[i % len(questions)]
-        started, started_cpu = time.perf_counter(), time.process_time()
-        service.search(q.question, site=SITE, history=q.history)
-        times.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.process_time() - started_cpu) * 1000)
-    times.sort()
-    memory = own_memory()
-    service.close()
-    return {
-        "p50_ms": round(statistics.median(times), 2),
-        "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 2),
-        "mean_ms": round(statistics.fmean(times), 2),
-        "cpu_p50_ms": round(statistics.median(cpu), 2),
-        **memory,
-    }
-
-
-def own_memory() -> dict[str, float]:
-    """This process's peak (VmHWM) and current (VmRSS) resident memory in MB."""
-    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
-    return {
-        "peak_mb": round(int(fields["VmHWM"].split()[0]) / 1024, 1),
-        "steady_mb": round(int(fields["VmRSS"].split()[0]) / 1024, 1),
-    }
-
-
 def run(
     sizes: list[int],
     queries: int,
@@ -211,11 +179,42 @@ def run(
                 chunks, vectors = real_chunks(real, reuse)
             synthetic, table = synthesise(chunks, vectors, size, rng)
             build_s = build(data_dir, synthetic, TableEmbedder(real, table))
-        command = [sys.executable, __file__, "--serve", str(data_dir), "--queries", str(queries)]
-        command += ["--provider", provider] + (["--query-cache"] if cache else [])
-        child = subprocess.run(command, capture_output=True, text=True, check=True)
-        results.append({"chunks": size, "build_s": round(build_s, 1), **json.loads(child.stdout)})
+        row = child(data_dir, queries, provider, cache, None)
+        results.append({"chunks": size, "build_s": round(build_s, 1), **row})
     return results
+
+
+def child(
+    data_dir: Path, queries: int, provider: str, cache: bool, src: Path | None
+) -> dict[str, float]:
+    """One searching child (``bench/search_child.py``), over ``src`` when given."""
+    command = [sys.executable, str(CHILD), str(data_dir), str(queries), provider, str(int(cache))]
+    env = dict(os.environ) | ({"PYTHONPATH": str(src)} if src else {})
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    found: dict[str, float] = json.loads(done.stdout)
+    return found
+
+
+def compare(
+    sizes: list[int], queries: int, root: Path, provider: str, src: Path, reps: int
+) -> list[dict[str, object]]:
+    """Children over ``src`` (before) and this checkout (after), alternating, on the
+    collections ``run`` built under ``root``: medians and after/before ratios."""
+    rows: list[dict[str, object]] = []
+    for size in sizes:
+        data_dir = root / f"askdocs-latency-{provider}-{size}"
+        runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        for rep in range(reps):
+            order = [("before", src), ("after", None)]
+            for name, tree in order if rep % 2 == 0 else order[::-1]:
+                runs[name].append(child(data_dir, queries, provider, False, tree))
+        row: dict[str, object] = {"chunks": size, "load_avg": round(os.getloadavg()[0], 1)}
+        for key in ("p50_ms", "p99_ms", "cpu_p50_ms", "peak_mb", "steady_mb"):
+            before = statistics.median(r[key] for r in runs["before"])
+            after = statistics.median(r[key] for r in runs["after"])
+            row[key] = {"before": before, "after": after, "ratio": round(after / before, 2)}
+        rows.append(row)
+    return rows
 
 
 def main() -> None:
@@ -231,15 +230,21 @@ def main() -> None:
         metavar=("DATA_DIR", "SITE"),
         help="reuse the real chunks' vectors of a data dir that indexed fastapi-docs as SITE",
     )
-    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--compare-src",
+        type=Path,
+        help="also run an older source tree's search on the same collections (needs --data-root)",
+    )
+    parser.add_argument("--reps", type=int, default=3, help="children per tree with --compare-src")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     require(DOCS, QUESTIONS)
-    if args.serve:
-        print(json.dumps(serve(args.serve, args.queries, args.provider, args.query_cache)))
-        return
     reuse = (Path(args.vectors_from[0]), args.vectors_from[1]) if args.vectors_from else None
     rows = run(args.sizes, args.queries, args.data_root, args.provider, args.query_cache, reuse)
+    if args.compare_src and args.data_root:
+        rows = compare(
+            args.sizes, args.queries, args.data_root, args.provider, args.compare_src, args.reps
+        )
     for row in rows:
         print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()))
 
