@@ -1,5 +1,6 @@
-"""``askdocs serve`` (and ``askdocs mcp --transport http``) bind their own socket; the connections it accepts must have Nagle off,
-or every response waits for the client's delayed ACK (issue #20: /healthz took 45 ms)."""
+"""``askdocs serve`` and ``askdocs mcp --transport http`` bind their own sockets; the
+connections they accept must have Nagle off, or every response waits for the client's
+delayed ACK (issue #20: /healthz took 45 ms)."""
 
 from __future__ import annotations
 
