@@ -124,8 +124,10 @@ async def _redis_scenario(
         await counting.close()
     limiter = _limiter(data_dir, redis.url, LIMITS_TIMEOUT)
     try:
-        with redis.paused():
+        with redis.paused(at_most_seconds=30 + rounds * 2 * LIMITS_TIMEOUT) as pause:
             paused = await _refusals(limiter, rounds, result, "paused")
+            if pause.resumed.is_set():  # the watchdog ended the pause before the last check
+                result.fail("Redis was resumed by the watchdog during the paused checks")
         redis.process.kill()
         redis.process.wait()
         killed = await _refusals(limiter, rounds, result, "killed")
