@@ -64,6 +64,7 @@ CODES: tuple[ErrorCode, ...] = (
     _c("invalid_since", 400, "the gaps report's since is not like 24h, 7d or 2w"),
     _c("invalid_feedback", 400, "an Ask AI feedback body was refused (shape, rating, comment)"),
     _c("answer_not_found", 404, "no answer with this id for this visitor on this site"),
+    _c("message_not_found", 404, "no assistant reply with this id among the caller's threads"),
     _c("feedback_limit", 429, "too much feedback from this visitor in a minute"),
     _c("feedback_unavailable", 503, "feedback cannot be stored (recording off or no database)"),
     _c(

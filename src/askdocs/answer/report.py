@@ -23,8 +23,10 @@ import numpy.typing as npt
 
 from askdocs.answer.citations import words
 from askdocs.answer.records import AskRecord, AskRecords
+from askdocs.db import Database
 from askdocs.db.models import utcnow
 from askdocs.embeddings.protocol import Embedder
+from askdocs.settings import AskSettings
 
 SIMILAR = 0.6  # bundled model: paraphrases 0.6-0.95, other topics under 0.3
 SIMILAR_WORDS = 0.5
@@ -74,7 +76,13 @@ class GapsReport:
     pages_most_cited: list[CitedPage]
 
 
-def build_report(records: Sequence[AskRecord], since: datetime, embed: Embed | None) -> GapsReport:
+def build_report(
+    records: Sequence[AskRecord],
+    since: datetime,
+    embed: Embed | None,
+    assistant: Sequence[Disliked] = (),
+) -> GapsReport:
+    """The report of Ask AI's ``records``, plus the assistant replies users rated down."""
     missed = [r for r in records if not r.matched]
     return GapsReport(
         since=since,
@@ -82,10 +90,10 @@ def build_report(records: Sequence[AskRecord], since: datetime, embed: Embed | N
         no_match=len(missed),
         flagged=sum(r.flagged for r in records),
         liked=sum(r.rating == 1 for r in records),
-        disliked_count=sum(r.rating == -1 for r in records),
+        disliked_count=sum(r.rating == -1 for r in records) + len(assistant),
         most_asked=group(records, embed),
         no_match_groups=[with_draft(g) for g in group(missed, embed)],
-        disliked=[_disliked(r) for r in records if r.rating == -1],
+        disliked=[_disliked(r) for r in records if r.rating == -1] + list(assistant),
         pages_most_cited=cited(records),
     )
 
@@ -212,12 +220,23 @@ def _camel(name: str) -> str:
     return head + "".join(part.capitalize() for part in rest)
 
 
+Assistant = Callable[[datetime], Sequence[Disliked]]
+
+
 def gaps_report(
-    records: AskRecords, since: timedelta, site_id: str | None, embed: Embed | None
+    db: Database,
+    settings: AskSettings,
+    window: tuple[timedelta, str | None],
+    embed: Embed | None,
+    assistant: Assistant | None = None,
 ) -> GapsReport:
-    """Read the records of the last ``since`` (one site, or all) and build the report."""
+    """Read the records of the last ``since`` (one site, or all) and build the report;
+    ``assistant(since)`` adds the assistant replies users rated down (all sites only)."""
+    since, site_id = window
     start = utcnow() - since
-    return build_report(records.since(start, site_id), start, embed)
+    asked = AskRecords(db, settings).since(start, site_id)
+    rated = assistant(start) if assistant is not None and site_id is None else []
+    return build_report(asked, start, embed, rated)
 
 
 def embed_with(embedder: Embedder | None) -> Embed | None:

@@ -9,11 +9,12 @@ them (word overlap when there is none).
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import click
 
-from askdocs.answer.records import AskRecords
 from askdocs.answer.report import GapsReport, Group, as_json, embed_with, gaps_report, parse_since
+from askdocs.assistant.feedback import disliked_replies
 from askdocs.cli.context import CliContext
 from askdocs.db import Database
 from askdocs.service import AskDocs
@@ -35,9 +36,9 @@ def report(ctx: CliContext, since: str, site_id: str | None) -> None:
     db = Database.open(settings)
     engine = AskDocs(settings)
     try:
-        result = gaps_report(
-            AskRecords(db, settings.ask), window, site_id, embed_with(engine.embedder)
-        )
+        embed = embed_with(engine.embedder)
+        rated = partial(disliked_replies, db)
+        result = gaps_report(db, settings.ask, (window, site_id), embed, rated)
     finally:
         engine.close()
         db.close()

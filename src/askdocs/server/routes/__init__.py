@@ -8,6 +8,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.ask_feedback",
     "askdocs.server.routes.turnstile",
     "askdocs.server.routes.assistant",
+    "askdocs.server.routes.assistant_feedback",
     "askdocs.server.routes.admin",
     "askdocs.server.routes.ask_report",
     "askdocs.server.routes.auth",

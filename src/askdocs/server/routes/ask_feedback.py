@@ -52,7 +52,7 @@ async def feedback(
     records: RecordsDep,
 ) -> Response:
     """Rate an answer (thumbs up or down, with an optional comment of up to 500 characters)."""
-    await _feedback_limit(limiter, visitor, settings.ask.feedback_per_minute)
+    await feedback_limit(limiter, visitor, settings.ask.feedback_per_minute)
     require_json(request.headers.get("content-type"))
     raw = await request.body()
     if len(raw) > MAX_FEEDBACK_BYTES:
@@ -68,7 +68,8 @@ async def feedback(
     return Response(status_code=204, headers={"Cache-Control": "no-store"})
 
 
-async def _feedback_limit(limiter: LimiterDep, visitor: str, per_minute: int) -> None:
+async def feedback_limit(limiter: LimiterDep, visitor: str, per_minute: int) -> None:
+    """Count one rating against the visitor's (or user's) feedback limit per minute."""
     now = int(time.time())
     counter = dataclasses.replace(
         burst_counter(f"feedback:{visitor}", per_minute, now),

@@ -8,12 +8,14 @@ administrator gets ``403 admin_required``. ``since`` is ``24h``, ``7d`` or ``2w`
 
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from askdocs.admin.authority import refusal
-from askdocs.answer.records import AskRecords
 from askdocs.answer.report import as_json, embed_with, gaps_report, parse_since
+from askdocs.assistant.feedback import disliked_replies
 from askdocs.errors import InvalidInput
 from askdocs.server.deps import AppDep
 from askdocs.server.schemas import ErrorBody
@@ -33,7 +35,8 @@ async def ask_report(
         window = parse_since(since)
     except ValueError as exc:
         raise InvalidInput(str(exc), code="invalid_since") from None
-    records = AskRecords((await app.stored_parts()).db, app.settings.ask)
+    db, ask = (await app.stored_parts()).db, app.settings.ask
     embed = embed_with(app.engine.embedder)
-    report = await app.pool.run(lambda: gaps_report(records, window, siteId, embed))
+    rated = partial(disliked_replies, db)
+    report = await app.pool.run(lambda: gaps_report(db, ask, (window, siteId), embed, rated))
     return JSONResponse(as_json(report), headers={"Cache-Control": "no-store"})
