@@ -27,7 +27,7 @@ COMMANDS: dict[str, str] = {
     "orgs": "askdocs.cli.orgs:orgs",
     "token": "askdocs.cli.users:token",
     "mcp": "askdocs.cli.mcp:mcp",
-    "report": "askdocs.cli.report:report",
+    "report": "askdocs.cli.gaps:report",
 }
 
 

@@ -167,6 +167,7 @@ RESERVED_IDS = frozenset(
         "nav-scrim",
         "nav-toggle",
         "new-thread",
+        "not-found-input",
         "page-section",
         "search",
         "search-input",
