@@ -12,7 +12,7 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -51,6 +51,7 @@ class ModelServer:
     title_requests: list[dict[str, Any]] = field(default_factory=list)
     pieces_sent: threading.Event = field(default_factory=threading.Event)
     text_chunks: list[bytes] = field(default_factory=list)  # every text piece, as sent
+    responder: Callable[[dict[str, Any]], Script] | None = None  # answers when no script waits
     port: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -68,7 +69,9 @@ class ModelServer:
                 self.title_requests.append(body)
                 return self.title or Script(status=500)
             self.requests.append(body)
-            return self.scripts.pop(0) if self.scripts else Script(["Default answer."])
+            if self.scripts:
+                return self.scripts.pop(0)
+        return self.responder(body) if self.responder else Script(["Default answer."])
 
 
 def _is_title(body: dict[str, Any]) -> bool:

@@ -6,8 +6,10 @@ text. A missing article or unreferenced asset is ``NotFound``; a source that can
 read (a configuration error, a render over its budget) is ``ServiceUnavailable`` with
 code ``docs-unavailable``; a single bad file (a symbolic link, a FIFO, a file over the size
 limit, invalid UTF-8 or front matter) is left out and logged once per corpus revision,
-and every other page is served. Catalog and article reads never
-include developer pages.
+and every other page is served. The catalog never includes developer pages; articles
+include them only for ``developer=True`` (a signed-in member), under the slug
+``developer/<slug>``: the address the default ``developer_url_template`` gives them, so
+an assistant citation of one opens.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from askdocs.types import Page
 
 log = logging.getLogger(__name__)
 UNAVAILABLE = "docs-unavailable"
+DEVELOPER_PREFIX = "developer/"
 _MARKUP_CACHE_SIZE = 256
 
 
@@ -76,18 +79,37 @@ class DocsReader:
         chosen = check_locale(locale, self.locales)
         return chosen, readable_pages(self._snapshot(site), chosen)
 
-    def article(self, site: SiteConfig, slug: str, locale: str | None) -> Article:
+    def article(
+        self, site: SiteConfig, slug: str, locale: str | None, *, developer: bool = False
+    ) -> Article:
         check_slug(slug)
         chosen = check_locale(locale, self.locales)
         snapshot = self._snapshot(site)
         pages = readable_pages(snapshot, chosen)
         page = next((p for p in pages if p.slug == slug), None)
+        if page is None and developer and slug.startswith(DEVELOPER_PREFIX):
+            return self._developer_article(site, slug.removeprefix(DEVELOPER_PREFIX), chosen)
         if page is None:
             raise NotFound("no such article", code="article-not-found")
         body = self._body(page, snapshot)
         previous, following = catalogs.neighbours(page, pages)
         skip = [ref.slug for ref in (previous, following) if ref is not None]
         return _article(site, page, chosen, body, previous, following, pages, skip)
+
+    def _developer_article(self, site: SiteConfig, slug: str, locale: str) -> Article:
+        """A developer page as an article: no catalog neighbours or related guides."""
+        snapshot = self._snapshot(site)
+        page = next((p for p in developer_pages(snapshot, locale) if p.slug == slug), None)
+        if page is None:
+            raise NotFound("no such article", code="article-not-found")
+        body = self._body(page, snapshot)
+        found = _article(site, page, locale, body, None, None, [], [])
+        return found.model_copy(
+            update={
+                "slug": DEVELOPER_PREFIX + page.slug,
+                "url": article_href(DEVELOPER_PREFIX + page.slug),
+            }
+        )
 
     def asset(
         self, site: SiteConfig, slug: str, asset_id: str, etags: Collection[str] = ()
@@ -207,6 +229,17 @@ class DocsReader:
 def readable_variants(snapshot: CorpusSnapshot) -> list[Page]:
     """Every locale variant of every page a reader may see."""
     return [page for page in snapshot.pages if catalogs.readable(page) and _valid_slug(page.slug)]
+
+
+def developer_pages(snapshot: CorpusSnapshot, locale: str) -> list[Page]:
+    """One variant per developer page: ``locale``, else the English original."""
+    slugs = dict.fromkeys(
+        page.slug
+        for page in snapshot.pages
+        if page.audience == "developer" and _valid_slug(page.slug)
+    )
+    found = (snapshot.page(slug, locale) for slug in slugs)
+    return [page for page in found if page is not None and page.audience == "developer"]
 
 
 def readable_pages(snapshot: CorpusSnapshot, locale: str) -> list[Page]:

@@ -50,11 +50,17 @@ class CatalogEntry:
 @dataclass(frozen=True)
 class SiteCaller:
     """Who asks. ``everything``: the operator (CLI, MCP local mode, the server's own
-    checks); otherwise public, live sites, plus the sites of ``organisations``."""
+    checks); otherwise public, live sites, plus the sites of ``organisations``.
+    ``signed_in``: a member of this deployment, who may also read developer pages."""
 
     everything: bool = False
     organisations: frozenset[str] = frozenset()
     configured_sites: bool = False  # a member of the organisation that owns them
+    signed_in: bool = False
+
+    @property
+    def reads_developer_pages(self) -> bool:
+        return self.everything or self.signed_in
 
     def may_use(self, entry: CatalogEntry) -> bool:
         if self.everything:
@@ -73,7 +79,7 @@ class SiteCaller:
         configured sites (config file, CLI, bundled): its members read them when private."""
         orgs = frozenset(organisations)
         owns = owner_of_configured is not None and owner_of_configured in orgs
-        return cls(organisations=orgs, configured_sites=owns)
+        return cls(organisations=orgs, configured_sites=owns, signed_in=True)
 
 
 VISITOR = SiteCaller()

@@ -59,7 +59,8 @@ def article(
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> JSONResponse:
-    body = reader.article(reader_site(sites, host, site, caller), slug, locale)
+    chosen = reader_site(sites, host, site, caller)
+    body = reader.article(chosen, slug, locale, developer=caller.reads_developer_pages)
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
 
 
