@@ -10,6 +10,7 @@ to a tool error with the message. Messages never hold secrets.
     ├── NotFound                    missing (or hidden: never 403 for others' data)    404
     ├── AuthError                   missing / invalid credentials                      401
     ├── Forbidden                   authenticated but not allowed (bot check)          403
+    ├── Conflict                    the thing is no longer in a state that allows it   409
     ├── RateLimited                 a limit was reached (carries retry_after)         429
     ├── CorpusError                 a documentation file could not be used
     │   ├── UnsafePath              symlink, root escape, not a regular file
@@ -65,6 +66,11 @@ class AuthError(AskDocsError):
 class Forbidden(AskDocsError):
     status = 403
     code = "forbidden"
+
+
+class Conflict(AskDocsError):
+    status = 409
+    code = "conflict"
 
 
 class RateLimited(AskDocsError):

@@ -213,6 +213,7 @@ class AdminSettings(BaseModel):
     max_executions_per_hour: int = Field(default=10, ge=1)  # ReindexSite, per user and site
     provider_test_timeout_seconds: float = Field(default=15.0, gt=0)
     max_page_bytes: int = Field(default=512 * 1024, ge=1024)  # largest page a tool writes
+    proposal_ttl_seconds: int = Field(default=86400, ge=60)  # a stored proposal's lifetime
 
 
 class BotCheckSettings(BaseModel):

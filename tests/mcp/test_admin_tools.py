@@ -129,15 +129,33 @@ async def test_declining_writes_nothing(rig: Rig) -> None:
         assert not target.exists()
 
 
-async def test_a_client_without_elicitation_gets_a_proposal_id(rig: Rig) -> None:
+async def test_a_client_without_elicitation_gets_a_link_to_apply_it(rig: Rig) -> None:
     target = rig.sites_dir / "alpha" / "guide" / "mcp.md"
     async with rig.client(owner(rig)) as client:
         result = await client.call_tool("propose_write_page", PAGE)
     out = result.structured_content
     assert out["status"] == "needs_approval"
-    assert len(out["proposalId"]) == 32
+    assert out["applyUrl"] == f"http://askdocs.test/proposals/{out['proposalId']}"
     assert "elicitation" in out["next"]
+    assert "applyUrl" in out["next"]
+    assert "confirmationToken" not in json.dumps(out)
     assert not target.exists()
+    # the person follows the link, signed in: the web page reads the stored proposal
+    page = await rig.harness.client.get(out["applyUrl"])
+    assert page.status_code == 200
+    headers = rig.people["owner"][1]
+    api = f"/api/v1/proposals/{out['proposalId']}"
+    shown = (await rig.harness.client.get(api, headers=headers)).json()
+    assert shown["state"] == "pending"
+    assert shown["source"] == "api"
+    body = {"confirmationToken": shown["token"]}
+    applied = await rig.harness.client.post(f"{api}/apply", json=body, headers=headers)
+    assert applied.status_code == 200, applied.text
+    assert target.read_text() == PAGE["content"]
+    again = await rig.harness.client.post(f"{api}/apply", json=body, headers=headers)
+    assert again.json()["error"]["code"] == "proposal_settled"
+    member = rig.people["member"][1]
+    assert (await rig.harness.client.get(api, headers=member)).status_code == 404
 
 
 async def test_a_user_without_grants_is_not_offered_the_tools(rig: Rig) -> None:

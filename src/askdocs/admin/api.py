@@ -20,6 +20,7 @@ from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
 from askdocs.admin.models import as_args, parse
 from askdocs.admin.operations import access
+from askdocs.admin.proposals import NewProposal, ProposalStore, Source, StoredProposal
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.db import Database
@@ -53,6 +54,7 @@ class AdminApi:
             reserved_site_ids=service.catalog.static_ids,
             sites_changed=self.sync_sites,
         )
+        self.proposals = ProposalStore(db, settings.admin.proposal_ttl_seconds)
         self.guard = ReindexGuard(db, settings.admin.max_executions_per_hour)
         # the App's one background indexer; an AdminApi built alone (tests) makes its own
         self.indexer = indexer or Indexer.from_settings(service, settings.index)
@@ -74,6 +76,45 @@ class AdminApi:
 
     def apply(self, operation: str, user_id: str, args: JsonObject) -> JsonObject:
         return operations.apply(self.env, operation, user_id, args)
+
+    def propose_stored(
+        self,
+        operation: str,
+        user_id: str,
+        args: JsonObject,
+        *,
+        thread_id: str | None = None,
+        source: Source = "assistant",
+    ) -> StoredProposal:
+        """Propose, then keep the proposal (with its token) for its user to apply later."""
+        result = self.propose(operation, user_id, args)
+        proposal = result["proposal"]
+        arguments = {k: v for k, v in args.items() if k != "confirmationToken"}
+        if "organisationId" in proposal:
+            arguments["organisationId"] = proposal["organisationId"]
+        new = NewProposal(
+            user_id=user_id,
+            thread_id=thread_id,
+            source=source,
+            operation=operation,
+            arguments=arguments,
+            summary=str(proposal["summary"]),
+            diff=proposal.get("diff"),
+            token=str(result["confirmationToken"]),
+        )
+        return self.proposals.add(new)
+
+    def apply_stored(self, user_id: str, proposal_id: str, presented: object) -> JsonObject:
+        """Apply a stored proposal at most once: claim it, then the whole Apply path."""
+        found = self.proposals.claim(user_id, proposal_id, presented)
+        args = {**found.arguments, "confirmationToken": found.token}
+        try:
+            result = self.apply(found.operation, user_id, args)
+        except BaseException:
+            self.proposals.release(found.id)
+            raise
+        self.proposals.finish(found.id, result)
+        return result
 
     # -- asynchronous -------------------------------------------------------------------
 

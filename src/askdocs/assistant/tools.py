@@ -30,6 +30,7 @@ class ToolContext:
     user_id: str
     site_id: str | None
     page: PageContext | None = None
+    thread_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -172,7 +172,9 @@ class Turn:
             tools=tools.specs(),
             max_output_tokens=output_ceiling(settings, runtime.provider),
         )
-        context = ToolContext(self.request.user_id, site, self.request.page)
+        context = ToolContext(
+            self.request.user_id, site, self.request.page, thread_id=self.request.thread_id
+        )
         io = LoopIO(text=self._text, status=self._status, proposal=self._proposal)
         return await run_loop(model, request, tools, context, reply, io, settings.max_tool_rounds)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
+from askdocs.admin.proposal_wire import ProposalOut
 from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
 from askdocs.guard.validation import CleanText
 from askdocs.wire import Wire
@@ -120,9 +121,12 @@ class ThreadListOut(Wire):
 
 class ThreadDetailOut(ThreadOut):
     messages: list[MessageOut]
+    proposals: list[ProposalOut] = Field(default_factory=list)
 
     @classmethod
-    def of_detail(cls, detail: ThreadDetail, *, in_progress: bool) -> ThreadDetailOut:
+    def of_detail(
+        cls, detail: ThreadDetail, *, in_progress: bool, proposals: list[ProposalOut]
+    ) -> ThreadDetailOut:
         summary = ThreadOut.of(detail.summary, in_progress=in_progress)
         messages = [MessageOut.of(m) for m in detail.messages]
-        return cls(**summary.model_dump(), messages=messages)
+        return cls(**summary.model_dump(), messages=messages, proposals=proposals)

@@ -1,5 +1,5 @@
 """Tables of the admin domain (migration 0002): sites, inference providers, tool grants,
-indexing runs, and one-time markers.
+indexing runs, and one-time markers; stored proposals (migration 0004).
 
 Sites belong to an organisation. Inference providers with ``organisation_id IS NULL`` are
 the platform's own rows, the only ones the provider tools touch. API keys are stored
@@ -92,3 +92,27 @@ class IndexRunRow(Base):
     chunks: Mapped[int | None] = mapped_column(nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class ProposalRow(Base):
+    """A proposed admin change kept until its user applies, discards or outlives it."""
+
+    __tablename__ = "admin_proposals"
+    __table_args__ = (Index("ix_admin_proposals_user_thread", "user_id", "thread_id"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    thread_id: Mapped[str | None] = mapped_column(
+        ForeignKey("assistant_threads.id", ondelete="CASCADE"), nullable=True
+    )
+    source: Mapped[str] = mapped_column(String(16))  # assistant | mcp
+    operation: Mapped[str] = mapped_column(String(64))
+    arguments: Mapped[dict[str, Any]] = mapped_column(JsonType)  # what apply is called with
+    summary: Mapped[str] = mapped_column(Text)
+    diff: Mapped[str | None] = mapped_column(Text, nullable=True)
+    token: Mapped[str] = mapped_column(String(128))  # the confirmation token, owner-only
+    state: Mapped[str] = mapped_column(String(16))  # pending|applying|applied|discarded|expired
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)

@@ -8,7 +8,8 @@ A ``propose_*`` tool proposes the change (writes nothing), then asks the person 
 MCP elicitation, showing the summary and diff. Only if they accept does this server apply
 it with the confirmation token, which never reaches the model: the tool returns the
 outcome (``applied``, ``declined``). A client without elicitation gets ``needs_approval``
-with a proposal id and the summary; nothing is applied. ``reindex_site`` and
+with the summary, the id of a stored proposal and ``applyUrl``: the web page where the
+person (signed in) applies or discards it; nothing is applied here. ``reindex_site`` and
 ``list_index_runs`` are single-step, as over REST.
 """
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import secrets
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeVar
@@ -49,8 +49,8 @@ CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_worl
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 NO_ELICITATION = (
     "This MCP client cannot ask the person to confirm (it does not support elicitation), "
-    "so nothing was changed. Tell the person what the change would do; they can make it "
-    "from a client that supports elicitation or in the askdocs web admin."
+    "so nothing was changed. Tell the person what the change would do and give them "
+    "applyUrl: they apply or discard it there, signed in to askdocs."
 )
 
 SiteId = Annotated[str, Field(min_length=1, max_length=63, description="The site's id.")]
@@ -78,7 +78,10 @@ class ChangeOutput(BaseModel):
     summary: str = Field(description="What the change does, as the person saw it.")
     diff: str | None = Field(default=None, description="The page diff, for page writes.")
     proposalId: str | None = Field(
-        default=None, description="Set with needs_approval: the proposal's id."
+        default=None, description="Set with needs_approval: the stored proposal's id."
+    )
+    applyUrl: str | None = Field(
+        default=None, description="Set with needs_approval: where the person applies it."
     )
     result: dict[str, Any] | None = Field(default=None, description="What applying wrote.")
     next: str | None = Field(default=None, description="What to tell the person.")
@@ -189,6 +192,8 @@ class AdminTools:
         body = {key: value for key, value in args.items() if value is not None}
         if ctx.request_state is not None:
             return await self._decided(ctx, call, operation, slug, body)
+        if not can_elicit(ctx):
+            return await self._stored(call, operation, slug, body)
         proposed = await self.remote.admin(call, "POST", f"/proposals/{slug}", body)
         proposal = Pending(
             caller=call.auth.sub if call.auth else "",
@@ -198,15 +203,26 @@ class AdminTools:
             summary=str(proposed["proposal"].get("summary", "")),
             diff=proposed["proposal"].get("diff"),
         )
-        if not can_elicit(ctx):
-            return proposal.output(
-                "needs_approval", proposalId=uuid.uuid4().hex, next=NO_ELICITATION
-            )
         if _modern(ctx):
             return self.pending.ask(proposal)
         answer = await ctx.elicit(proposal.message(), Approval)
         approved = answer.action == "accept" and answer.data.apply
         return await self._finish(call, slug, proposal, approved)
+
+    async def _stored(
+        self, call: Call, operation: str, slug: str, body: dict[str, Any]
+    ) -> ChangeOutput:
+        """No elicitation: the change is stored for the person to apply on the web."""
+        stored = await self.remote.store_proposal(call, slug, body)
+        return ChangeOutput(
+            status="needs_approval",
+            operation=operation,
+            summary=str(stored.get("summary", "")),
+            diff=stored.get("diff"),
+            proposalId=str(stored["id"]),
+            applyUrl=str(stored["applyUrl"]),
+            next=NO_ELICITATION,
+        )
 
     async def _decided(
         self, ctx: Context[Any, Any], call: Call, operation: str, slug: str, body: dict[str, Any]

@@ -116,6 +116,19 @@ class RemoteBackend:
             )
         return data
 
+    async def store_proposal(
+        self, call: Call, slug: str, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Propose and store a change for the caller to apply on the web (``applyUrl`` made
+        absolute against this API's address)."""
+        sent = {"operation": slug, "arguments": dict(body)}
+        data = await self._request(call, "POST", "/api/v1/proposals", json=sent)
+        if not isinstance(data, dict) or not isinstance(data.get("applyUrl"), str):
+            raise ServiceUnavailable(
+                "the askdocs API sent an unexpected answer", code="api_bad_response"
+            )
+        return {**data, "applyUrl": self.base_url + data["applyUrl"]}
+
     async def _request(self, call: Call, method: str, path: str, **kwargs: Any) -> object:
         response = await self._send(call, method, path, **kwargs)
         try:

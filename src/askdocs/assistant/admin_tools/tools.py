@@ -6,12 +6,13 @@ between calls.
 There are no Apply tools (reliability anchor AU-17): a propose tool gives the model the
 summary and a proposal id, never the confirmation token; the token travels only to the
 person's client in a ``data-proposal`` frame, and only the person applies it, over
-``POST /api/v1/admin/apply/{operation}``.
+``POST /api/v1/proposals/{id}/apply`` (or ``POST /api/v1/admin/apply/{operation}``). The
+proposal is stored (``askdocs.admin.proposals``), so a reload or a later visit can still
+apply it.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 
 import anyio
@@ -19,6 +20,7 @@ import anyio
 from askdocs.admin.api import AdminApi
 from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema
 from askdocs.admin.names import propose_name
+from askdocs.admin.proposals import StoredProposal
 from askdocs.assistant.tools import JsonObject, ToolContext, ToolOutcome
 from askdocs.errors import RateLimited
 from askdocs.llm.types import ToolSpec
@@ -47,15 +49,31 @@ def propose_spec(operation: str) -> ToolSpec:
     return ToolSpec(propose_name(operation), description, json_schema(model))
 
 
-def split_proposal(arguments: JsonObject, result: JsonObject) -> ToolOutcome:
-    """A propose result as two views: the model's (summary and proposal id, no token) and
+def proposal_outline(stored: StoredProposal) -> JsonObject:
+    """What the model may read of a stored proposal: never the token or the arguments."""
+    outline: JsonObject = {"id": stored.id, "operation": stored.operation}
+    outline["summary"] = stored.summary
+    if stored.diff is not None:
+        outline["diff"] = stored.diff
+    if "organisationId" in stored.arguments:
+        outline["organisationId"] = stored.arguments["organisationId"]
+    return outline
+
+
+def client_proposal(stored: StoredProposal) -> JsonObject:
+    """The person's own client's view: the outline plus the arguments, the token, the
+    state and the expiry (``data-proposal`` frames and ``GET /api/v1/proposals/{id}``)."""
+    client = {**proposal_outline(stored), "arguments": stored.arguments, "state": stored.state}
+    client["expiresAt"] = stored.expires_at.isoformat().replace("+00:00", "Z")
+    client["token"] = stored.token if stored.pending else None
+    return client
+
+
+def split_proposal(stored: StoredProposal) -> ToolOutcome:
+    """A stored proposal as two views: the model's (summary and proposal id, no token) and
     the client's (the same plus the arguments to apply with and the token)."""
-    proposal: JsonObject = {"id": uuid.uuid4().hex, **result["proposal"]}
-    apply_args = {k: v for k, v in arguments.items() if k != "confirmationToken"}
-    if "organisationId" in proposal:
-        apply_args["organisationId"] = proposal["organisationId"]
-    client = {**proposal, "arguments": apply_args, "token": result["confirmationToken"]}
-    return ToolOutcome({"proposal": proposal, "next": WAITING}, proposal=client)
+    data = {"proposal": proposal_outline(stored), "next": WAITING}
+    return ToolOutcome(data, proposal=client_proposal(stored))
 
 
 @dataclass
@@ -81,9 +99,11 @@ class ProposeTool:
         self.spec = propose_spec(self.operation)
 
     async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
-        op, user = self.operation, context.user_id
-        data = await anyio.to_thread.run_sync(self.api.propose, op, user, arguments)
-        return split_proposal(arguments, data)
+        op, user, thread = self.operation, context.user_id, context.thread_id
+        stored = await anyio.to_thread.run_sync(
+            lambda: self.api.propose_stored(op, user, arguments, thread_id=thread)
+        )
+        return split_proposal(stored)
 
 
 @dataclass

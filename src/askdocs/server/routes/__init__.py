@@ -11,6 +11,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.assistant_feedback",
     "askdocs.server.routes.admin",
     "askdocs.server.routes.ask_report",
+    "askdocs.server.routes.proposals",
     "askdocs.server.routes.auth",
     "askdocs.server.routes.oidc",
     "askdocs.server.routes.invitations",

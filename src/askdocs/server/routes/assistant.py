@@ -13,6 +13,7 @@ import anyio
 from fastapi import APIRouter, Response
 from fastapi.responses import StreamingResponse
 
+from askdocs.admin.proposal_wire import ProposalOut
 from askdocs.assistant import stream
 from askdocs.assistant.chat import start_turn
 from askdocs.assistant.store import thread_not_found
@@ -27,7 +28,7 @@ from askdocs.assistant.wire import (
     ThreadPatchIn,
 )
 from askdocs.errors import InvalidInput
-from askdocs.server.deps import AssistantDep
+from askdocs.server.deps import AdminDep, AssistantDep
 from askdocs.server.signin import Caller
 
 router = APIRouter(prefix="/api/v1/assistant", tags=["assistant"])
@@ -59,12 +60,17 @@ async def create_thread(runtime: Runtime, caller: Caller, body: ThreadCreateIn) 
 
 
 @router.get("/threads/{thread_id}", response_model_exclude_none=True)
-async def get_thread(runtime: Runtime, caller: Caller, thread_id: str) -> ThreadDetailOut:
+async def get_thread(
+    runtime: Runtime, admin: AdminDep, caller: Caller, thread_id: str
+) -> ThreadDetailOut:
+    """The thread, its messages, and its stored proposals (pending ones with their token)."""
     detail = await anyio.to_thread.run_sync(runtime.threads.get, caller.user_id, thread_id)
     if detail is None:
         raise thread_not_found()
+    stored = await anyio.to_thread.run_sync(admin.proposals.of_thread, caller.user_id, thread_id)
     running = runtime.turns.is_running(thread_id)
-    return ThreadDetailOut.of_detail(detail, in_progress=running)
+    proposals = [ProposalOut.of(found) for found in stored]
+    return ThreadDetailOut.of_detail(detail, in_progress=running, proposals=proposals)
 
 
 @router.patch("/threads/{thread_id}")

@@ -1,6 +1,6 @@
 """The web UI: the docs reader at ``/`` and ``/docs/{slug}``, the signed-in assistant at
-``/assistant``, their static files, the Ask AI widget script (``/widget.js``) and the
-widget's panel page (``/widget/frame``).
+``/assistant``, a stored proposal at ``/proposals/{id}``, their static files, the Ask AI
+widget script (``/widget.js``) and the widget's panel page (``/widget/frame``).
 
 Pages carry a strict Content-Security-Policy: scripts, styles, images and requests only
 from this server, no inline script or style, no plugins, no ``<base>``. The reader may not
@@ -35,6 +35,7 @@ from askdocs.sites import VISITOR, SiteCaller, SiteCatalog
 
 router = APIRouter(include_in_schema=False)
 _HOSTNAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?(?::[0-9]{1,5})?")
+_PROPOSAL_ID = re.compile(r"[A-Za-z0-9-]{1,64}")
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -115,6 +116,16 @@ def assistant_page(
     }
     name = (chosen.name or chosen.id) if chosen else "askdocs"
     return HTMLResponse(render("assistant.html", config, name), headers=page_headers("'none'"))
+
+
+@router.get("/proposals/{proposal_id}")
+def proposal_page(request: Request, proposal_id: str) -> Response:
+    """Where a person reviews and applies a stored proposal (the link an MCP client that
+    cannot ask the person shows). The page reads it for the signed-in owner only."""
+    if not _PROPOSAL_ID.fullmatch(proposal_id):
+        raise NotFound("no such proposal", code="proposal_not_found")
+    config = {"proposalId": proposal_id}
+    return HTMLResponse(render("proposal.html", config, "askdocs"), headers=page_headers("'none'"))
 
 
 @router.get("/widget/frame")

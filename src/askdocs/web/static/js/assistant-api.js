@@ -7,6 +7,7 @@ import { failure } from "./api.js";
 const THREADS = "/api/v1/assistant/threads";
 const CHAT = "/api/v1/assistant/chat";
 const APPLY = "/api/v1/admin/apply/";
+const PROPOSALS = "/api/v1/proposals/";
 
 export class AssistantApi {
   constructor(token, csrf = "") {
@@ -61,6 +62,19 @@ export class AssistantApi {
   // Apply one proposal: its arguments plus the token, to the operation's apply endpoint.
   apply(operation, args, token) {
     return this.request("POST", APPLY + operationSlug(operation), { ...args, confirmationToken: token });
+  }
+
+  // Stored proposals (every assistant proposal is one): shown, applied once, discarded.
+  getProposal(id) {
+    return this.request("GET", PROPOSALS + encodeURIComponent(id));
+  }
+
+  applyProposal(id, token) {
+    return this.request("POST", `${PROPOSALS}${encodeURIComponent(id)}/apply`, { confirmationToken: token });
+  }
+
+  discardProposal(id) {
+    return this.request("POST", `${PROPOSALS}${encodeURIComponent(id)}/discard`);
   }
 }
 

@@ -10,7 +10,7 @@ function el(tag, className, text) {
   return node;
 }
 
-function bubble(role, text, proposals = []) {
+function bubble(role, text) {
   const turn = el("article", `turn turn-${role === "user" ? "user" : "answer"}`);
   turn.append(el("p", "turn-label", role === "user" ? "You" : "Assistant"));
   if (role === "user") {
@@ -20,11 +20,11 @@ function bubble(role, text, proposals = []) {
     renderMarkdown(body, text);
     turn.append(body);
   }
-  for (const proposal of proposals) turn.append(pastProposal(proposal));
   return turn;
 }
 
-// A proposal from an earlier visit: its token is gone, so it can only be described.
+// A proposal outline kept in a message whose stored proposal is gone (thread from before
+// proposals were stored): it can only be described.
 function pastProposal(proposal) {
   const note = el("p", "proposal-past");
   note.append(el("strong", "", "Proposed: "), String(proposal?.summary ?? ""));
@@ -32,7 +32,7 @@ function pastProposal(proposal) {
   return note;
 }
 
-export function createLog(log, { apply, onTitle }) {
+export function createLog(log, { apply, discard, onTitle }) {
   const cards = [];
 
   function scroll(node) {
@@ -44,12 +44,35 @@ export function createLog(log, { apply, onTitle }) {
     log.replaceChildren(...(intro ? [intro] : []));
   }
 
-  function showMessages(messages) {
+  function addCard(turn, data) {
+    const made = proposalCard(data, { apply, discard });
+    if (!made) return;
+    cards.push(made);
+    turn.append(made.card);
+  }
+
+  // Past messages, each reply followed by its stored proposals (pending ones can still be
+  // applied); proposals no message names (a reply that failed after proposing) come last.
+  function showMessages(messages, stored = []) {
+    const byId = new Map(stored.map((proposal) => [proposal.id, proposal]));
+    let last = null;
     for (const message of messages) {
-      if (message.role === "user" || message.role === "assistant") {
-        const proposals = message.metadata?.proposals;
-        log.append(bubble(message.role, message.content, Array.isArray(proposals) ? proposals : []));
+      if (message.role !== "user" && message.role !== "assistant") continue;
+      last = bubble(message.role, message.content);
+      log.append(last);
+      const outlines = message.metadata?.proposals;
+      for (const outline of Array.isArray(outlines) ? outlines : []) {
+        const found = byId.get(outline?.id);
+        byId.delete(outline?.id);
+        if (found) addCard(last, found);
+        else last.append(pastProposal(outline));
       }
+    }
+    if (byId.size) {
+      const turn = el("article", "turn turn-answer");
+      turn.append(el("p", "turn-label", "Assistant"));
+      for (const found of byId.values()) addCard(turn, found);
+      log.append(turn);
     }
     if (log.lastElementChild) scroll(log.lastElementChild);
   }
@@ -85,7 +108,7 @@ export function createLog(log, { apply, onTitle }) {
       "data-toolStatus": (frame) => setStatus(String(frame.data?.caption ?? "")),
       "data-threadTitle": (frame) => onTitle(frame.data?.threadId, String(frame.data?.title ?? "")),
       "data-proposal": (frame) => {
-        const made = proposalCard(frame.data, { apply });
+        const made = proposalCard(frame.data, { apply, discard });
         if (!made) return;
         cards.push(made);
         turn.append(made.card);

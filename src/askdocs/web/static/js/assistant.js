@@ -70,7 +70,8 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
   const toggle = document.getElementById("threads-toggle");
   const state = { threads: [], current: null, running: null, signedOut: false };
   const conversation = createLog(ui.log, {
-    apply: (operation, args, sent) => api.apply(operation, args, sent),
+    apply: (proposal, sent) => api.applyProposal(proposal.id, sent),
+    discard: (proposal) => api.discardProposal(proposal.id),
     onTitle: (threadId, title) => rename(threadId, title),
   });
   conversation.clear(intro());
@@ -143,7 +144,7 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     try {
       const detail = await api.getThread(threadId);
       ui.title.textContent = detail.title || NEW_TITLE;
-      conversation.showMessages(detail.messages);
+      conversation.showMessages(detail.messages, detail.proposals || []);
     } catch (error) {
       if (!refused(error)) setStatus("This conversation could not be opened.");
     }

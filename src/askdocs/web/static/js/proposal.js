@@ -1,7 +1,9 @@
 // A proposed change, shown as a card: the server's summary, the diff (for pages), and
-// Apply / Discard. The confirmation token arrives only in the data-proposal frame (the
-// model never sees it) and is forwarded at most once: the first click on either button
-// takes it out of memory and disables both, so a second click has nothing to send.
+// Apply / Discard. The proposal is stored on the server, so a reloaded thread (or the
+// /proposals/{id} page) shows it again with its state. The confirmation token reaches only
+// the person's client (a data-proposal frame, or the owner's GET) and is forwarded at most
+// once: the first click on either button takes it out of memory and disables both, and
+// the server applies a proposal at most once anyway (409 proposal_settled).
 
 const LABELS = {
   CreateSite: "Create a site",
@@ -54,25 +56,32 @@ function diffBlock(diff) {
 export function isProposal(data) {
   return Boolean(
     data && typeof data.id === "string" && typeof data.operation === "string" &&
-      typeof data.summary === "string" && typeof data.token === "string" &&
-      data.arguments && typeof data.arguments === "object",
+      typeof data.summary === "string" &&
+      (typeof data.token === "string" || data.token === null || data.token === undefined),
   );
 }
 
-// Render one proposal into a card. apply(operation, args, token) performs the request.
-export function proposalCard(data, { apply }) {
+const SETTLED = {
+  applied: ["Applied", "Applied. The change is saved."],
+  discarded: ["Discarded", "Discarded. Nothing was changed."],
+  expired: ["Expired", "This proposal expired before it was applied. Ask the assistant again."],
+  applying: ["Applying…", "Being applied."],
+};
+
+// Render one proposal into a card. apply(data, token) and discard(data) perform the requests.
+export function proposalCard(data, { apply, discard = async () => {} }) {
   if (!isProposal(data) || seen.has(data.id)) return null;
   seen.add(data.id);
-  let token = data.token; // the only copy the page keeps
-  const args = data.arguments;
+  const open = typeof data.token === "string" && (data.state || "pending") === "pending";
+  let token = open ? data.token : null; // the only copy the page keeps
   const card = el("section", "proposal");
   card.dataset.proposal = data.id;
-  card.dataset.state = "pending";
+  card.dataset.state = open ? "pending" : data.state || "expired";
   const titleId = `proposal-${data.id}`;
   card.setAttribute("aria-labelledby", titleId);
   const title = el("h3", "proposal-title", LABELS[data.operation] || data.operation);
   title.id = titleId;
-  const badge = el("span", "proposal-badge", "Waiting for you");
+  const badge = el("span", "proposal-badge", open ? "Waiting for you" : SETTLED[card.dataset.state]?.[0] || "Closed");
   const head = el("div", "proposal-head");
   head.append(title, badge);
   card.append(head, el("p", "proposal-summary", data.summary));
@@ -86,6 +95,12 @@ export function proposalCard(data, { apply }) {
   const status = el("p", "proposal-status");
   status.setAttribute("role", "status");
   card.append(actions, status);
+  if (!open) {
+    applyButton.disabled = true;
+    discardButton.disabled = true;
+    actions.hidden = true;
+    status.textContent = SETTLED[card.dataset.state]?.[1] || "";
+  }
 
   function take() {
     const taken = token;
@@ -116,27 +131,33 @@ export function proposalCard(data, { apply }) {
     const sent = take();
     settle("applying", "Applying…", "Applying the change…");
     try {
-      await apply(data.operation, args, sent);
+      await apply(data, sent);
       settle("applied", "Applied", "Applied. The change is saved.");
     } catch (error) {
       const reason = error?.message || "the server refused it";
       settle("failed", "Not applied", `Not applied: ${reason}. Ask the assistant to propose it again.`);
     }
   });
-  discardButton.addEventListener("click", () => {
+  discardButton.addEventListener("click", async () => {
     if (spent()) return;
     take();
-    settle("discarded", "Discarded", "Discarded. Nothing was changed.");
+    try {
+      await discard(data);
+      settle("discarded", "Discarded", "Discarded. Nothing was changed.");
+    } catch (error) {
+      settle("failed", "Not discarded", `Not discarded: ${error?.message || "the server refused it"}.`);
+    }
   });
 
   return {
     card,
     focus: () => applyButton.focus(),
-    // Forget a still-pending proposal (the thread was left): its token is dropped.
+    // The thread was left: the card goes, the token with it; the proposal stays stored
+    // and comes back (still pending) when the thread is opened again.
     drop() {
-      if (token === null) return;
-      take();
-      settle("discarded", "Discarded", "Discarded when you left this conversation.");
+      token = null;
+      data.token = null;
+      seen.delete(data.id);
     },
   };
 }
