@@ -3,8 +3,9 @@ a real ``askdocs serve`` process and a scripted OpenAI-compatible model on 127.0
 
 An administrator pastes a token minted with ``askdocs token create``; the model proposes a
 page edit; the panel shows the summary and the diff; Apply writes the page (the file on
-disk is checked) and a second click sends nothing; Discard writes nothing. Screenshots go
-to test-artifacts/browser/."""
+disk is checked) and a second click sends nothing; Discard writes nothing. A proposal left
+pending across a reload is applied from the restored thread, once; an expired one says so.
+Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -13,14 +14,17 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
+from sqlalchemy import update
 
 from askdocs.admin.grants import ensure_first_admin_grant
 from askdocs.db import Database
-from askdocs.db.admin_models import SiteRow
+from askdocs.db.admin_models import ProposalRow, SiteRow
+from askdocs.db.models import utcnow
 from askdocs.settings import load_settings
 from askdocs.users.service import UserService
 from tests.assistant.scripted import Call, ModelServer, Script, model_server
@@ -31,7 +35,7 @@ from tests.reader.serve import Served, serving, toml_config
 pytestmark = pytest.mark.browser
 EMAIL = "admin@example.com"
 ORIGINAL = "# Install\n\nRun `pip install alpha`.\n\nThen start the server.\n"
-APPLY_PATH = "/api/v1/admin/apply/"
+PROPOSALS_PATH = "/api/v1/proposals/"
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Assistant:
     model: ModelServer
     token: str
     page_file: Path
+    data_dir: Path
 
     @property
     def url(self) -> str:
@@ -100,7 +105,7 @@ provider = "none"
         token = _cli(data_dir, config, "token", "create", "--email", EMAIL, "--ttl", "3600")
         page_file = _organisation_site(data_dir)
         with serving(data_dir, config) as server:
-            yield Assistant(server, model, token, page_file)
+            yield Assistant(server, model, token, page_file, data_dir)
 
 
 @pytest.fixture(params=sorted(VIEWPORTS))
@@ -141,8 +146,30 @@ def propose_edit(page: Page, assistant: Assistant, content: str, title: str) -> 
 
 def apply_requests(page: Page) -> list[Request]:
     seen: list[Request] = []
-    page.on("request", lambda r: seen.append(r) if APPLY_PATH in r.url else None)
+
+    def record(request: Request) -> None:
+        if PROPOSALS_PATH in request.url and request.url.endswith("/apply"):
+            seen.append(request)
+
+    page.on("request", record)
     return seen
+
+
+def open_thread(page: Page, title: str) -> None:
+    if page.viewport_name == "phone":  # type: ignore[attr-defined]
+        page.click("#threads-toggle")
+    page.locator(".thread-link", has_text=title).first.click()
+
+
+def expire_proposals(assistant: Assistant) -> None:
+    """Let every stored proposal outlive ``admin.proposal_ttl_seconds`` (as time would)."""
+    db = Database.open(load_settings(data_dir=assistant.data_dir))
+    try:
+        with db.session(write=True) as session:
+            past = utcnow() - timedelta(seconds=1)
+            session.execute(update(ProposalRow).values(expires_at=past))
+    finally:
+        db.close()
 
 
 def click_again(page: Page, selector: str) -> None:
@@ -184,24 +211,71 @@ def test_apply_writes_the_page_once(page: Page, assistant: Assistant, artifacts:
     expect(apply_button).to_be_disabled()  # a spent card disables itself again
     assert len(sent) == 1
     assert sent[0].method == "POST"
-    assert sent[0].url.endswith("/api/v1/admin/apply/write-page")
     body = sent[0].post_data_json
     assert body is not None
-    assert body["content"] == new
+    assert list(body) == ["confirmationToken"]
     assert len(body["confirmationToken"]) == 64
     assert assistant.token not in (sent[0].url + page.url)
     shot(page, artifacts, "assistant-applied")
-    # reloaded, the tab is still signed in; the thread shows what was proposed, without
-    # anything left to apply
+    # reloaded, the tab is still signed in; the thread shows the proposal as applied, with
+    # nothing left to apply
     page.reload()
     expect(page.locator("#composer-input")).to_be_focused()
-    if where == "phone":
-        page.click("#threads-toggle")
-    page.locator(".thread-link", has_text="Install page with pipx").first.click()
-    expect(page.locator(".proposal-past")).to_contain_text("Replace the page install.md")
-    expect(page.locator(".proposal")).to_have_count(0)
+    open_thread(page, "Install page with pipx")
+    reopened = page.locator(".proposal")
+    expect(reopened).to_have_attribute("data-state", "applied")
+    expect(reopened.locator(".proposal-apply")).to_be_hidden()
     assert len(sent) == 1
     shot(page, artifacts, "assistant-reopened")
+
+
+def test_a_proposal_pending_across_a_reload_applies_once(
+    page: Page, assistant: Assistant, artifacts: Path
+) -> None:
+    sent = apply_requests(page)
+    sign_in(page, assistant)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    new = f"# Install\n\nRun `uv tool install alpha` ({where}).\n"
+    title = f"Install with uv ({where})"
+    propose_edit(page, assistant, new, title)
+    before = assistant.page_hash()
+    page.reload()  # the proposal was never decided in this page
+    expect(page.locator("#composer-input")).to_be_focused()
+    open_thread(page, title)
+    card = page.locator(".proposal")
+    expect(card).to_have_attribute("data-state", "pending")
+    expect(card.locator(".diff-add")).to_contain_text(["uv tool install alpha"])
+    assert assistant.page_hash() == before
+    shot(page, artifacts, "assistant-restored-proposal")
+    card.locator(".proposal-apply").click()
+    expect(card).to_have_attribute("data-state", "applied")
+    assert assistant.page_file.read_text(encoding="utf-8") == new
+    changed = assistant.page_hash()
+    click_again(page, ".proposal-apply")
+    page.reload()
+    open_thread(page, title)
+    expect(page.locator(".proposal")).to_have_attribute("data-state", "applied")
+    assert len(sent) == 1
+    assert assistant.page_hash() == changed
+
+
+def test_an_expired_proposal_says_so(page: Page, assistant: Assistant, artifacts: Path) -> None:
+    sent = apply_requests(page)
+    sign_in(page, assistant)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    title = f"An edit left too long ({where})"
+    before = assistant.page_hash()
+    propose_edit(page, assistant, "# Install\n\nToo late.\n", title)
+    expire_proposals(assistant)
+    page.reload()
+    open_thread(page, title)
+    card = page.locator(".proposal")
+    expect(card).to_have_attribute("data-state", "expired")
+    expect(card.locator(".proposal-status")).to_contain_text("expired")
+    expect(card.locator(".proposal-apply")).to_be_hidden()
+    shot(page, artifacts, "assistant-expired-proposal")
+    assert sent == []
+    assert assistant.page_hash() == before
 
 
 def test_discard_writes_nothing(page: Page, assistant: Assistant, artifacts: Path) -> None:
