@@ -79,6 +79,15 @@ async def test_patch_null_fields_are_unchanged(harness: Harness) -> None:
     assert row.archived_at is not None
     listed = (await harness.client.get(THREADS, headers=headers)).json()["threads"]
     assert listed == []
+    shelf = await harness.client.get(f"{THREADS}?archived=true", headers=headers)
+    assert [t["id"] for t in shelf.json()["threads"]] == [thread]
+    restored = await harness.client.patch(url, json={"archived": False}, headers=headers)
+    assert restored.json()["archived"] is False
+    listed = (await harness.client.get(THREADS, headers=headers)).json()["threads"]
+    assert [t["id"] for t in listed] == [thread]
+    bad = await harness.client.get(f"{THREADS}?archived=maybe", headers=headers)
+    assert bad.status_code == 400
+    assert bad.json()["error"]["code"] == "invalid_request"
     empty = await harness.client.patch(url, json={"title": "   "}, headers=headers)
     assert empty.status_code == 400
 

@@ -18,7 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, expect
+from playwright.sync_api import Browser, Locator, Page, Request, expect
 from sqlalchemy import update
 
 from askdocs.admin.grants import ensure_first_admin_grant
@@ -324,3 +324,128 @@ def test_conversations_reopen_from_the_list(
     page.click("#sign-out")
     expect(page.locator("#signin-token")).to_be_visible()
     assert page.evaluate("window.sessionStorage.length") == 0
+
+
+def _ask(page: Page, assistant: Assistant, title: str, reply: str) -> None:
+    assistant.model.title = Script([title])
+    assistant.model.script(Script([reply]))
+    page.fill("#composer-input", f"Tell me about {title}.")
+    page.keyboard.press("Enter")
+    expect(page.locator(".answer-text").last).to_have_text(reply)
+    expect(page.locator(".turn-answer").last).to_have_attribute("aria-busy", "false")
+
+
+def _threads_panel(page: Page) -> None:
+    if page.viewport_name == "phone":  # type: ignore[attr-defined]
+        page.click("#threads-toggle")
+        expect(page.locator("#threads")).to_be_in_viewport()
+
+
+def _row(page: Page, title: str) -> Locator:
+    return page.locator(".thread-row", has=page.locator(".thread-link", has_text=title))
+
+
+def test_threads_are_renamed_archived_and_deleted(
+    page: Page, assistant: Assistant, artifacts: Path
+) -> None:
+    sign_in(page, assistant)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    names = [f"Topic {n} {where}" for n in range(7)]
+    for name in names:
+        _ask(page, assistant, name, f"About {name}.")
+        page.keyboard.press("Escape")
+        if where == "phone":
+            page.click("#threads-toggle")
+        page.click("#new-thread")
+    _threads_panel(page)
+    expect(page.locator(".thread-group-title").first).to_have_text("Today")
+    expect(_row(page, names[0]).locator(".thread-time")).to_have_text("just now")
+    search = page.locator("#thread-search")
+    expect(search).to_be_visible()  # more than six conversations
+    search.fill(names[3])
+    expect(page.locator(".thread-row")).to_have_count(1)
+    shot(page, artifacts, "assistant-thread-search")
+    search.fill("")
+    # rename inline, by keyboard
+    row = _row(page, names[1])
+    row.locator(".thread-menu-button").click()
+    row.locator(".thread-rename-button").click()
+    field = page.locator(".thread-rename-input")
+    expect(field).to_be_focused()
+    field.fill(f"Renamed {where}")
+    page.keyboard.press("Enter")
+    expect(page.locator(".thread-link", has_text=f"Renamed {where}")).to_have_count(1)
+    # archive, then find it on the archived shelf and restore it
+    row = _row(page, names[2])
+    row.locator(".thread-menu-button").click()
+    row.locator(".thread-archive-button").click()
+    expect(_row(page, names[2])).to_have_count(0)
+    page.click("#thread-shelf")
+    expect(_row(page, names[2])).to_have_count(1)
+    shot(page, artifacts, "assistant-archived-shelf")
+    _row(page, names[2]).locator(".thread-menu-button").click()
+    _row(page, names[2]).locator(".thread-archive-button").click()
+    expect(_row(page, names[2])).to_have_count(0)
+    page.click("#thread-shelf")
+    expect(_row(page, names[2])).to_have_count(1)
+    # delete, after a confirmation; Cancel keeps it
+    row = _row(page, names[4])
+    row.locator(".thread-menu-button").click()
+    row.locator(".thread-delete-button").click()
+    expect(page.locator(".thread-delete-confirm")).to_be_focused()
+    shot(page, artifacts, "assistant-delete-confirm")
+    page.click(".thread-delete-cancel")
+    expect(_row(page, names[4])).to_have_count(1)
+    row.locator(".thread-menu-button").click()
+    row.locator(".thread-delete-button").click()
+    page.click(".thread-delete-confirm")
+    expect(_row(page, names[4])).to_have_count(0)
+    page.reload()
+    expect(page.locator("#composer-input")).to_be_focused()
+    _threads_panel(page)
+    expect(page.locator(".thread-link", has_text=f"Renamed {where}")).to_have_count(1)
+    expect(_row(page, names[4])).to_have_count(0)
+
+
+def test_a_failed_turn_is_asked_again_without_retyping(
+    page: Page, assistant: Assistant, artifacts: Path
+) -> None:
+    sign_in(page, assistant)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    question = f"Which port does Alpha use ({where})?"
+    assistant.model.script(Script(status=500))
+    page.fill("#composer-input", question)
+    page.keyboard.press("Enter")
+    again = page.locator(".ask-again")
+    expect(again).to_be_visible()
+    expect(page.locator("#composer-input")).to_have_value("")
+    shot(page, artifacts, "assistant-ask-again")
+    assistant.model.script(Script(["Alpha listens on port 8000."]))
+    again.click()
+    expect(page.locator(".answer-text").last).to_have_text("Alpha listens on port 8000.")
+    expect(page.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)
+    page.reload()
+    open_thread(page, question[:20])  # the provisional title: the reply failed first
+    expect(page.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)
+    expect(page.locator(".answer-text").last).to_have_text("Alpha listens on port 8000.")
+
+
+def test_a_restored_unanswered_thread_offers_ask_again(
+    page: Page, assistant: Assistant, artifacts: Path
+) -> None:
+    sign_in(page, assistant)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    question = f"Is Alpha fast ({where})?"
+    assistant.model.script(Script(status=500))
+    page.fill("#composer-input", question)
+    page.keyboard.press("Enter")
+    expect(page.locator(".ask-again")).to_be_visible()
+    page.reload()
+    open_thread(page, question[:20])
+    notice = page.locator(".turn-notice")
+    expect(notice).to_contain_text("No reply yet.")
+    shot(page, artifacts, "assistant-no-reply-yet")
+    assistant.model.script(Script(["Yes, quite fast."]))
+    notice.locator(".turn-notice-action").click()
+    expect(page.locator(".answer-text").last).to_have_text("Yes, quite fast.")
+    expect(page.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)

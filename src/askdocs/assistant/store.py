@@ -88,11 +88,13 @@ class ThreadStore:
             session.add(row)
         return row.id
 
-    def for_user(self, user_id: str) -> list[ThreadSummary]:
-        """The caller's non-archived threads, most recently updated first."""
+    def for_user(self, user_id: str, *, archived: bool = False) -> list[ThreadSummary]:
+        """The caller's non-archived (or, with ``archived``, archived) threads, most
+        recently updated first."""
+        shelf = ThreadRow.archived_at.is_not(None) if archived else ThreadRow.archived_at.is_(None)
         query = (
             select(ThreadRow)
-            .where(ThreadRow.user_id == user_id, ThreadRow.archived_at.is_(None))
+            .where(ThreadRow.user_id == user_id, shelf)
             .order_by(ThreadRow.updated_at.desc(), ThreadRow.id)
         )
         with self._db.session() as session:

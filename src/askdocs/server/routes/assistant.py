@@ -45,8 +45,12 @@ def _title(value: str | None) -> str | None:
 
 
 @router.get("/threads")
-async def list_threads(runtime: Runtime, caller: Caller) -> ThreadListOut:
-    summaries = await anyio.to_thread.run_sync(runtime.threads.for_user, caller.user_id)
+async def list_threads(runtime: Runtime, caller: Caller, archived: bool = False) -> ThreadListOut:
+    """The caller's threads; ``?archived=true`` lists the archived ones instead."""
+    threads = runtime.threads
+    summaries = await anyio.to_thread.run_sync(
+        lambda: threads.for_user(caller.user_id, archived=archived)
+    )
     running = runtime.turns.is_running
     return ThreadListOut(threads=[ThreadOut.of(s, in_progress=running(s.id)) for s in summaries])
 

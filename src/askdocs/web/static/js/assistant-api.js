@@ -31,8 +31,17 @@ export class AssistantApi {
     return response.status === 204 ? null : response.json();
   }
 
-  async listThreads(signal) {
-    return (await this.request("GET", THREADS, undefined, signal)).threads;
+  async listThreads(signal, archived = false) {
+    const path = archived ? `${THREADS}?archived=true` : THREADS;
+    return (await this.request("GET", path, undefined, signal)).threads;
+  }
+
+  patchThread(id, changes) {
+    return this.request("PATCH", `${THREADS}/${encodeURIComponent(id)}`, changes);
+  }
+
+  deleteThread(id) {
+    return this.request("DELETE", `${THREADS}/${encodeURIComponent(id)}`);
   }
 
   async createThread(siteId) {

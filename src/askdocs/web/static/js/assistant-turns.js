@@ -83,8 +83,24 @@ export function createLog(log, { apply, discard, onTitle }) {
     scroll(turn);
   }
 
-  // One streamed answer: returns {onFrame, fail, done}.
-  function startAnswer(setStatus) {
+  // A line under the conversation with one action ("No reply yet." + "Ask again").
+  function notice(text, label, action) {
+    const box = el("div", "turn-notice");
+    box.setAttribute("role", "status");
+    const go = el("button", "secondary-button turn-notice-action", label);
+    go.type = "button";
+    go.addEventListener("click", () => {
+      box.remove();
+      action();
+    });
+    box.append(el("span", "", `${text} `), go);
+    log.append(box);
+    scroll(box);
+  }
+
+  // One streamed answer: returns {onFrame, fail, done}. A failed answer (the model failed,
+  // or the request did) offers "Ask again", which calls retry().
+  function startAnswer(setStatus, retry) {
     const turn = el("article", "turn turn-answer");
     turn.setAttribute("aria-busy", "true");
     const body = el("div", "answer-text");
@@ -93,6 +109,7 @@ export function createLog(log, { apply, discard, onTitle }) {
     scroll(turn);
     let text = "";
     let pending = false;
+    let failed = false;
     const paint = () => {
       pending = false;
       renderMarkdown(body, text);
@@ -114,22 +131,38 @@ export function createLog(log, { apply, discard, onTitle }) {
         turn.append(made.card);
         scroll(made.card);
       },
-      error: (frame) => turn.append(el("p", "ask-error", String(frame.errorText ?? "Error"))),
+      error: (frame) => {
+        failed = true;
+        turn.append(el("p", "ask-error", String(frame.errorText ?? "Error")));
+      },
+      finish: (frame) => {
+        if (frame.finishReason === "error") failed = true;
+      },
     };
     return {
       onFrame(frame) {
         frames[frame.type]?.(frame);
       },
-      fail(message) {
+      fail(message, retryable = true) {
+        failed = retryable;
         turn.append(el("p", "ask-error", message));
       },
       done() {
         paint();
         turn.setAttribute("aria-busy", "false");
+        if (failed && retry) {
+          const again = el("button", "secondary-button ask-again", "Ask again");
+          again.type = "button";
+          again.addEventListener("click", () => {
+            again.remove();
+            retry();
+          });
+          turn.append(again);
+        }
         scroll(turn);
       },
     };
   }
 
-  return { clear, showMessages, addUser, startAnswer };
+  return { clear, showMessages, addUser, startAnswer, notice };
 }

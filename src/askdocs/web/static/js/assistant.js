@@ -3,6 +3,7 @@
 // the same origin calls with its own token (see docs/user-guide/assistant.md).
 import { ApiError } from "./api.js";
 import { AssistantApi } from "./assistant-api.js";
+import { createHistory } from "./assistant-history.js";
 import { createLog } from "./assistant-turns.js";
 
 const NEW_TITLE = "New conversation";
@@ -20,10 +21,18 @@ function layout(maxChars) {
   newThread.id = "new-thread";
   const list = el("ul", "thread-list");
   list.id = "thread-list";
+  const search = el("input", "thread-search");
+  Object.assign(search, { id: "thread-search", type: "search", placeholder: "Search conversations" });
+  search.setAttribute("aria-label", "Search conversations");
+  search.hidden = true;
+  const shelf = el("button", "link-button thread-shelf", "Archived conversations");
+  shelf.type = "button";
+  shelf.id = "thread-shelf";
+  shelf.setAttribute("aria-pressed", "false");
   const threads = el("nav", "threads");
   threads.id = "threads";
   threads.setAttribute("aria-label", "Conversations");
-  threads.append(newThread, list);
+  threads.append(newThread, search, list, shelf);
   const scrim = el("div", "scrim");
   scrim.hidden = true;
   const title = el("h1", "conversation-title", NEW_TITLE);
@@ -50,7 +59,7 @@ function layout(maxChars) {
   const main = el("main", "conversation");
   main.id = "conversation";
   main.append(title, log, status, form);
-  return { threads, list, newThread, scrim, main, title, log, status, input, send, form };
+  return { threads, list, search, shelf, newThread, scrim, main, title, log, status, input, send, form };
 }
 
 function intro() {
@@ -68,7 +77,13 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
   const ui = layout(maxChars);
   root.replaceChildren(ui.threads, ui.scrim, ui.main);
   const toggle = document.getElementById("threads-toggle");
-  const state = { threads: [], current: null, running: null, signedOut: false };
+  const state = { threads: [], current: null, running: null, signedOut: false, archived: false };
+  const history = createHistory(ui.list, ui.search, {
+    open: (threadId) => open(threadId),
+    rename: (threadId, title) => change(threadId, { title }, "Renamed."),
+    archive: (threadId, archived) => change(threadId, { archived }, archived ? "Archived." : "Restored."),
+    remove: (threadId) => remove(threadId),
+  });
   const conversation = createLog(ui.log, {
     apply: (proposal, sent) => api.applyProposal(proposal.id, sent),
     discard: (proposal) => api.discardProposal(proposal.id),
@@ -95,20 +110,30 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
   }
 
   function renderThreads() {
-    const items = state.threads.map((thread) => {
-      const button = el("button", "thread-link", thread.title || NEW_TITLE);
-      button.type = "button";
-      button.dataset.thread = thread.id;
-      if (thread.id === state.current) button.setAttribute("aria-current", "true");
-      if (thread.replyInProgress) button.append(el("span", "thread-badge", "answering"));
-      else if (thread.awaitingReply) button.append(el("span", "thread-badge", "no reply yet"));
-      button.addEventListener("click", () => open(thread.id));
-      const item = el("li");
-      item.append(button);
-      return item;
-    });
-    if (!items.length) items.push(el("li", "muted thread-empty", "No conversations yet."));
-    ui.list.replaceChildren(...items);
+    history.set(state.threads, { current: state.current, archived: state.archived });
+  }
+
+  async function change(threadId, changes, done) {
+    try {
+      await api.patchThread(threadId, changes);
+      if (changes.title && threadId === state.current) ui.title.textContent = changes.title;
+      if ("archived" in changes && threadId === state.current) startNew();
+      setStatus(done);
+    } catch (error) {
+      if (!refused(error)) setStatus("That change could not be saved.");
+    }
+    await refresh();
+  }
+
+  async function remove(threadId) {
+    try {
+      await api.deleteThread(threadId);
+      if (threadId === state.current) startNew();
+      setStatus("Deleted.");
+    } catch (error) {
+      if (!refused(error)) setStatus("The conversation could not be deleted.");
+    }
+    await refresh();
   }
 
   function rename(threadId, title) {
@@ -121,7 +146,7 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
   async function refresh() {
     if (state.signedOut) return;
     try {
-      state.threads = await api.listThreads();
+      state.threads = await api.listThreads(undefined, state.archived);
       renderThreads();
     } catch (error) {
       if (!refused(error)) setStatus("The conversations could not be loaded.");
@@ -145,10 +170,22 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
       const detail = await api.getThread(threadId);
       ui.title.textContent = detail.title || NEW_TITLE;
       conversation.showMessages(detail.messages, detail.proposals || []);
+      unanswered(detail);
     } catch (error) {
       if (!refused(error)) setStatus("This conversation could not be opened.");
     }
     ui.input.focus();
+  }
+
+  // A restored thread that ends in the person's message: still being answered, or not.
+  function unanswered(detail) {
+    const last = detail.messages[detail.messages.length - 1];
+    if (!last || last.role !== "user") return;
+    if (detail.replyInProgress) {
+      conversation.notice("Still working on your last message.", "Check again", () => open(detail.id));
+    } else {
+      conversation.notice("No reply yet.", "Ask again", () => submit(last.content, { again: true }));
+    }
   }
 
   function startNew() {
@@ -162,8 +199,11 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     ui.input.focus();
   }
 
-  async function submit(message) {
-    conversation.addUser(message);
+  // Send a message; "again" re-asks the thread's unanswered last message (the server
+  // reuses it rather than storing the question twice), so nothing is retyped.
+  async function submit(message, { again = false } = {}) {
+    if (busy()) return;
+    if (!again) conversation.addUser(message);
     const controller = new AbortController();
     state.running = controller;
     ui.send.textContent = "Stop";
@@ -172,10 +212,10 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     try {
       if (!state.current) {
         state.current = await api.createThread(siteId);
-        state.threads.unshift({ id: state.current, title: "" });
+        state.threads.unshift({ id: state.current, title: "", updatedAt: new Date().toISOString() });
         renderThreads();
       }
-      answer = conversation.startAnswer(setStatus);
+      answer = conversation.startAnswer(setStatus, () => submit(message, { again: true }));
       await api.chat({
         threadId: state.current,
         message,
@@ -189,7 +229,7 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
       const stopped = error?.name === "AbortError";
       const text = stopped ? "Stopped. The answer goes on in the background and is saved."
         : error?.message || "The assistant could not answer.";
-      if (answer) answer.fail(text);
+      if (answer) answer.fail(text, !stopped);
       else setStatus(text);
       if (stopped) setStatus("");
     } finally {
@@ -218,6 +258,12 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     }
   });
   ui.newThread.addEventListener("click", startNew);
+  ui.shelf.addEventListener("click", () => {
+    state.archived = !state.archived;
+    ui.shelf.setAttribute("aria-pressed", String(state.archived));
+    ui.shelf.textContent = state.archived ? "Back to conversations" : "Archived conversations";
+    refresh();
+  });
   ui.scrim.addEventListener("click", closeNav);
   if (toggle) {
     toggle.hidden = false;
