@@ -51,7 +51,13 @@ def page_section(page: PageContext | None, site_id: str | None) -> str:
     if site_id:
         lines.append(f"site: {site_id}")
     if page is not None:
-        for label, value in (("page title", page.title), ("url", page.url), ("path", page.path)):
+        fields = (
+            ("page title", page.title),
+            ("section", page.section),
+            ("url", page.url),
+            ("path", page.path),
+        )
+        for label, value in fields:
             if value:
                 lines.append(f"{label}: {value}")
     if not lines:

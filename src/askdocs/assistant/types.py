@@ -44,3 +44,4 @@ class PageContext:
     url: str | None = None
     title: str | None = None
     path: str | None = None
+    section: str | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -13,13 +14,33 @@ from askdocs.guard.validation import CleanText
 from askdocs.wire import Wire
 
 
+_HINT_DROP = re.compile(r"[\x00-\x1f\x7f-\x9f<>\[\]{}]")
+
+
+def hint(value: str | None) -> str | None:
+    """An untrusted page hint made plain: control characters and brackets become spaces,
+    whitespace collapses; empty is None."""
+    if value is None:
+        return None
+    return " ".join(_HINT_DROP.sub(" ", value).split()) or None
+
+
 class PageContextIn(Wire):
+    """The page being read (seed 002 "Who and where"): a hint, bounded and cleaned, shown to
+    the model for this turn only and never stored."""
+
     url: CleanText | None = Field(default=None, max_length=2000)
     title: CleanText | None = Field(default=None, max_length=300)
     path: CleanText | None = Field(default=None, max_length=1000)
+    section: CleanText | None = Field(default=None, max_length=300)
 
     def value(self) -> PageContext:
-        return PageContext(url=self.url, title=self.title, path=self.path)
+        return PageContext(
+            url=hint(self.url),
+            title=hint(self.title),
+            path=hint(self.path),
+            section=hint(self.section),
+        )
 
 
 class ChatIn(Wire):

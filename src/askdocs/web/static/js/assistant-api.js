@@ -54,9 +54,10 @@ export class AssistantApi {
   }
 
   // POST /chat, then onFrame(frame) for every frame of the stream, in order.
-  async chat({ threadId, message, siteId, signal, onFrame }) {
+  async chat({ threadId, message, siteId, pageContext, signal, onFrame }) {
     const body = { threadId, message };
     if (siteId) body.siteId = siteId;
+    if (pageContext) body.pageContext = pageContext;
     const response = await fetch(CHAT, {
       method: "POST",
       signal,

@@ -62,21 +62,41 @@ function layout(maxChars) {
   return { threads, list, search, shelf, newThread, scrim, main, title, log, status, input, send, form };
 }
 
-function intro() {
+// The empty conversation: a greeting and, from welcome(), 2-4 suggestion chips.
+function intro(welcome, ask) {
   const box = el("div", "chat-intro");
+  const shown = welcome?.() || null;
   box.append(
-    el("p", "", "Ask about the documentation, or ask for a change."),
+    el("p", "", shown?.greeting || "Ask about the documentation, or ask for a change."),
     el("p", "muted", "Changes are only proposed: you see exactly what would change, and " +
       "nothing happens until you press Apply."),
   );
+  const chips = (shown?.chips || []).slice(0, 4);
+  if (chips.length) {
+    const row = el("div", "suggestion-chips");
+    for (const text of chips) {
+      const chip = el("button", "suggestion-chip", text);
+      chip.type = "button";
+      chip.addEventListener("click", () => ask(text));
+      row.append(chip);
+    }
+    box.append(row);
+  }
   return box;
 }
 
-export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars = 32000, onUnauthorized }) {
+// root: where it mounts; token (or "" with the session cookie and csrf); siteId: new
+// threads' site; toggle: the button that shows the conversation list (default
+// #threads-toggle); pageContext(): the page being read, sent with every turn; welcome():
+// {greeting, chips} for the empty conversation; navHost: where "threads-open" is toggled.
+export function mountAssistant({
+  root, token, csrf = "", siteId = null, maxChars = 32000, onUnauthorized,
+  toggle = document.getElementById("threads-toggle"), pageContext = () => null,
+  welcome = null, navHost = document.body,
+}) {
   const api = new AssistantApi(token, csrf);
   const ui = layout(maxChars);
   root.replaceChildren(ui.threads, ui.scrim, ui.main);
-  const toggle = document.getElementById("threads-toggle");
   const state = { threads: [], current: null, running: null, signedOut: false, archived: false };
   const history = createHistory(ui.list, ui.search, {
     open: (threadId) => open(threadId),
@@ -89,7 +109,8 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     discard: (proposal) => api.discardProposal(proposal.id),
     onTitle: (threadId, title) => rename(threadId, title),
   });
-  conversation.clear(intro());
+  const fresh = () => intro(welcome, (text) => submit(text));
+  conversation.clear(fresh());
 
   function setStatus(text) {
     ui.status.textContent = text;
@@ -154,7 +175,7 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
   }
 
   function closeNav() {
-    document.body.classList.remove("threads-open");
+    navHost.classList.remove("threads-open");
     ui.scrim.hidden = true;
     toggle?.setAttribute("aria-expanded", "false");
   }
@@ -193,7 +214,7 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     closeNav();
     state.current = null;
     ui.title.textContent = NEW_TITLE;
-    conversation.clear(intro());
+    conversation.clear(fresh());
     renderThreads();
     setStatus("");
     ui.input.focus();
@@ -220,6 +241,7 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
         threadId: state.current,
         message,
         siteId,
+        pageContext: pageContext(),
         signal: controller.signal,
         onFrame: (frame) => answer.onFrame(frame),
       });
@@ -268,15 +290,15 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
   if (toggle) {
     toggle.hidden = false;
     toggle.addEventListener("click", () => {
-      const opening = !document.body.classList.contains("threads-open");
-      document.body.classList.toggle("threads-open", opening);
+      const opening = !navHost.classList.contains("threads-open");
+      navHost.classList.toggle("threads-open", opening);
       ui.scrim.hidden = !opening;
       toggle.setAttribute("aria-expanded", String(opening));
       if (opening) ui.newThread.focus();
     });
   }
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && document.body.classList.contains("threads-open")) {
+    if (event.key === "Escape" && navHost.classList.contains("threads-open")) {
       closeNav();
       toggle?.focus();
     }
@@ -288,6 +310,19 @@ export function mountAssistant({ root, token, csrf = "", siteId = null, maxChars
     refresh,
     open,
     startNew,
+    // The empty conversation's greeting again (the page being read may have changed).
+    welcomeAgain() {
+      if (!state.current && !state.running) conversation.clear(fresh());
+    },
+    // Open with a prompt: fill the box (and send it with {send: true}).
+    ask(text, { send = false } = {}) {
+      if (send && !state.running) {
+        submit(String(text));
+        return;
+      }
+      ui.input.value = String(text);
+      ui.input.focus();
+    },
     forget() {
       state.signedOut = true;
       state.running?.abort();

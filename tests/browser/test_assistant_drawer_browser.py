@@ -1,0 +1,232 @@
+"""The assistant where people read: the drawer in the reader, in real headless Chromium
+(desktop and phone, where it is a bottom sheet), against a real ``askdocs serve`` process and
+a scripted OpenAI-compatible model on 127.0.0.1.
+
+A member signs in with a password, opens the drawer on a reader page (button and
+Alt+Shift+A), asks about that page (the request carries its ``pageContext`` and the model's
+system prompt names the page), renames and deletes a thread, proposes a page edit, reloads,
+applies it from the restored thread, and the file changes once. A visitor gets no drawer.
+Screenshots go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Request, expect
+
+from tests.assistant.scripted import Call, ModelServer, Script, model_server
+from tests.browser.conftest import VIEWPORTS, shot, watched_page
+from tests.browser.test_assistant_browser import EMAIL, _organisation_site
+from tests.reader.fixtures import build_tree
+from tests.reader.serve import Served, serving, toml_config
+
+pytestmark = pytest.mark.browser
+PASSWORD = "drawer-password-1234"
+READING = "/docs/guide/install"
+
+
+@dataclass
+class Reader:
+    server: Served
+    model: ModelServer
+    page_file: Path
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def page_hash(self) -> str:
+        return hashlib.sha256(self.page_file.read_bytes()).hexdigest()
+
+
+def _cli(data_dir: Path, config: Path, *args: str, stdin: str | None = None) -> None:
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data_dir), "--config"]
+    done = subprocess.run(
+        [*command, str(config), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
+    base = tmp_path_factory.mktemp("assistant-drawer")
+    build_tree(base)
+    with model_server() as model:
+        extra = f"""
+[chat]
+provider = "openai-compatible"
+model = "scripted"
+base_url = "{model.url}/v1"
+
+[embedding]
+provider = "none"
+"""
+        config = toml_config(base, extra=extra)
+        data_dir = base / "data"
+        data_dir.mkdir()
+        create = ("users", "create", "--email", EMAIL, "--platform-admin", "--password-stdin")
+        _cli(data_dir, config, *create, stdin=PASSWORD + "\n")
+        page_file = _organisation_site(data_dir)
+        with serving(data_dir, config) as server:
+            yield Reader(server, model, page_file)
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    with watched_page(browser, request.param) as page:
+        yield page
+
+
+def sign_in(page: Page, reader: Reader) -> None:
+    page.goto(f"{reader.url}/sign-in?next={READING}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.locator("#email").fill(EMAIL)
+    page.locator("#password").fill(PASSWORD)
+    page.locator("#signin-submit").click()
+    page.wait_for_url(f"{reader.url}{READING}")
+    expect(page.locator("#article h1")).to_have_text("Installing")
+    expect(page.locator("#assistant-open")).to_be_visible()
+
+
+def chat_requests(page: Page) -> list[Request]:
+    seen: list[Request] = []
+    page.on(
+        "request", lambda r: seen.append(r) if r.url.endswith("/api/v1/assistant/chat") else None
+    )
+    return seen
+
+
+def history(page: Page) -> None:
+    page.click("#assistant-history")
+    expect(page.locator("#assistant-drawer #threads")).to_be_visible()
+
+
+def test_a_member_asks_about_the_page_in_the_drawer(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    sent = chat_requests(page)
+    sign_in(page, reader)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    page.keyboard.press("Alt+Shift+A")
+    drawer = page.locator("#assistant-drawer")
+    expect(drawer).to_be_visible()
+    expect(page.locator("#composer-input")).to_be_focused()
+    chips = drawer.locator(".suggestion-chip")
+    expect(chips.first).to_have_text("Summarise “Installing”")
+    assert 2 <= chips.count() <= 4
+    shot(page, artifacts, "drawer-welcome")
+    box = drawer.bounding_box()
+    assert box is not None
+    if where == "phone":  # a bottom sheet: full width, anchored to the bottom
+        assert box["width"] == VIEWPORTS["phone"]["width"]
+        assert box["y"] > 0
+    else:  # docked on the right
+        assert box["x"] + box["width"] == VIEWPORTS["desktop"]["width"]
+    reader.model.title = Script([f"Install page {where}"])
+    reader.model.script(Script(["Run `pip install fixture`, as this page says."]))
+    chips.first.click()
+    expect(drawer.locator(".answer-text").last).to_contain_text("pip install fixture")
+    body = sent[-1].post_data_json
+    assert body is not None
+    context = body["pageContext"]
+    assert context["title"] == "Installing"
+    assert context["path"] == READING
+    assert context["url"].startswith(READING)
+    system = reader.model.requests[-1]["messages"][0]["content"]
+    assert "page title: Installing" in system
+    assert f"path: {READING}" in system
+    shot(page, artifacts, "drawer-answer")
+    # rename, then delete the thread from the drawer's history
+    history(page)
+    row = drawer.locator(".thread-row", has_text=f"Install page {where}")
+    row.locator(".thread-menu-button").click()
+    row.locator(".thread-rename-button").click()
+    page.locator(".thread-rename-input").fill(f"Renamed in drawer {where}")
+    page.keyboard.press("Enter")
+    renamed = drawer.locator(".thread-row", has_text=f"Renamed in drawer {where}")
+    expect(renamed).to_have_count(1)
+    shot(page, artifacts, "drawer-history")
+    renamed.locator(".thread-menu-button").click()
+    renamed.locator(".thread-delete-button").click()
+    page.click(".thread-delete-confirm")
+    expect(renamed).to_have_count(0)
+    expect(page.locator("#composer-input")).to_be_focused()  # deleting closed the history
+    page.keyboard.press("Escape")  # closes the drawer; focus goes back where the person was
+    expect(drawer).to_be_hidden()
+    expect(page.locator("#article-title")).to_be_focused()
+    page.locator("#assistant-open").click()
+    expect(drawer).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#assistant-open")).to_be_focused()
+
+
+def test_a_proposal_made_in_the_drawer_applies_after_a_reload(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    sign_in(page, reader)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    new = f"# Install\n\nRun `pipx install alpha` ({where}, from the drawer).\n"
+    edit = {"siteId": "alpha", "path": "install.md", "content": new}
+    title = f"Drawer edit {where}"
+    reader.model.title = Script([title])
+    reader.model.script(
+        Script(["I will prepare that edit."], calls=[Call("propose_write_page", edit)]),
+        Script(["The edit waits for you: press Apply."]),
+    )
+    page.click("#assistant-open")
+    page.fill("#composer-input", "Switch the Alpha install page to pipx.")
+    page.keyboard.press("Enter")
+    expect(page.locator("#assistant-drawer .proposal")).to_have_count(1)
+    before = reader.page_hash()
+    page.reload()
+    expect(page.locator("#assistant-open")).to_be_visible()
+    page.click("#assistant-open")
+    history(page)
+    page.locator("#assistant-drawer .thread-link", has_text=title).click()
+    card = page.locator("#assistant-drawer .proposal")
+    expect(card).to_have_attribute("data-state", "pending")
+    assert reader.page_hash() == before
+    shot(page, artifacts, "drawer-restored-proposal")
+    card.locator(".proposal-apply").click()
+    expect(card).to_have_attribute("data-state", "applied")
+    assert reader.page_file.read_text(encoding="utf-8") == new
+    changed = reader.page_hash()
+    page.reload()
+    page.click("#assistant-open")
+    history(page)
+    page.locator("#assistant-drawer .thread-link", has_text=title).click()
+    expect(page.locator("#assistant-drawer .proposal")).to_have_attribute("data-state", "applied")
+    assert reader.page_hash() == changed
+
+
+def test_other_pages_open_it_with_a_prompt(page: Page, reader: Reader) -> None:
+    sign_in(page, reader)
+    page.evaluate("window.askdocsAssistant.openWithPrompt('How do I configure the cache?')")
+    expect(page.locator("#assistant-drawer")).to_be_visible()
+    expect(page.locator("#composer-input")).to_have_value("How do I configure the cache?")
+    page.click("#assistant-close")
+    detail = json.dumps({"detail": {"prompt": "Where are backups kept?"}})
+    page.evaluate(f"window.dispatchEvent(new CustomEvent('askdocs:assistant', {detail}))")
+    expect(page.locator("#composer-input")).to_have_value("Where are backups kept?")
+
+
+def test_visitors_get_no_drawer(page: Page, reader: Reader) -> None:
+    page.goto(f"{reader.url}{READING}")
+    expect(page.locator("#article h1")).to_have_text("Installing")
+    expect(page.locator("body")).to_have_attribute("data-assistant-ready", "true")
+    expect(page.locator("#assistant-open")).to_be_hidden()
+    expect(page.locator("#assistant-drawer")).to_have_count(0)
+    page.keyboard.press("Alt+Shift+A")
+    expect(page.locator("#assistant-drawer")).to_have_count(0)
