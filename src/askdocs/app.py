@@ -94,8 +94,17 @@ class App:
 
     def _open_stored(self) -> Stored:
         db = Database.open(self.settings)
-        admin = AdminApi(self.settings, self.engine, db, tokens=self.tokens, indexer=self.indexer)
+        admin = AdminApi(
+            self.settings,
+            self.engine,
+            db,
+            tokens=self.tokens,
+            indexer=self.indexer,
+            chat=self.chat,
+            embedding_changed=self.indexer.trigger,
+        )
         admin.sync_sites()
+        admin.sync_providers()
         deps = ToolDeps(self.settings, self.engine, db, admin, self.pool)
         return Stored(db, admin, AssistantRuntime.build(deps, self.chat))
 

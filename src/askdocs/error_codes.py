@@ -169,6 +169,11 @@ CODES: tuple[ErrorCode, ...] = (
     _c("page_not_found", 404, "no such page"),
     _c("provider_exists", 400, "a provider with that name exists"),
     _c("provider_not_found", 404, "no such provider"),
+    _c(
+        "endpoint_not_allowed",
+        400,
+        "a provider test to a private, loopback or link-local address (SSRF guard)",
+    ),
     _c("reindex_rate_limited", 429, "admin.max_executions_per_hour re-indexes reached"),
     # -- command line and MCP only --------------------------------------------------------
     _c("not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"),

@@ -161,6 +161,12 @@ class AskDocs:
                 self._store = open_store(self.settings)
             return self._store
 
+    @property
+    def embedding_settings(self) -> EmbeddingSettings:
+        """The embedding provider in use now (settings, or what ``set_embedding`` chose)."""
+        with self._lock:
+            return self._embedding
+
     def set_embedding(self, embedding: EmbeddingSettings) -> None:
         """Switch the embedding provider at run time. Searches go keyword-only over the old
         collection until the next ``ensure_indexed`` builds the new model's collection."""

@@ -212,6 +212,8 @@ class AdminSettings(BaseModel):
     sites_dir: Path | None = None  # where organisation sites keep their pages; <data_dir>/sites
     max_executions_per_hour: int = Field(default=10, ge=1)  # ReindexSite, per user and site
     provider_test_timeout_seconds: float = Field(default=15.0, gt=0)
+    # the connection test may reach private, loopback and link-local addresses (SSRF guard)
+    provider_test_allow_private: bool = False
     max_page_bytes: int = Field(default=512 * 1024, ge=1024)  # largest page a tool writes
     proposal_ttl_seconds: int = Field(default=86400, ge=60)  # a stored proposal's lifetime
 

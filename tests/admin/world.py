@@ -83,6 +83,8 @@ def make_settings(tmp: Path, database_url: str, **overrides: object) -> Settings
         "database_url": database_url,
         "embedding": {"provider": "none"},
         "sites": [{"id": "static", "roots": [{"path": str(tmp), "required": False}]}],
+        # the scripted provider servers listen on 127.0.0.1 (test_ssrf_guard checks the default)
+        "admin": {"provider_test_allow_private": True},
     }
     values.update(overrides)
     return load_settings(**values)

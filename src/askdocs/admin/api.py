@@ -8,12 +8,14 @@ are async.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 
 from askdocs.admin import operations, provider_test, reads, sites
+from askdocs.admin.active import ActiveProviders
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.crypto import SecretBox, secrets_key_file
 from askdocs.admin.env import AdminEnv
@@ -25,6 +27,7 @@ from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.db import Database
 from askdocs.indexing import Indexer
+from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 
@@ -43,6 +46,8 @@ class AdminApi:
         *,
         tokens: ConfirmationTokens | None = None,
         indexer: Indexer | None = None,
+        chat: ChatModel | None = None,
+        embedding_changed: Callable[[], None] | None = None,
     ) -> None:
         self.service = service
         self.env = AdminEnv(
@@ -53,12 +58,15 @@ class AdminApi:
             sites_dir=sites_dir_of(settings),
             reserved_site_ids=service.catalog.static_ids,
             sites_changed=self.sync_sites,
+            providers_changed=self.sync_providers,
         )
+        self.active = ActiveProviders(settings, db, self.env.secrets, chat)
         self.proposals = ProposalStore(db, settings.admin.proposal_ttl_seconds)
         self.guard = ReindexGuard(db, settings.admin.max_executions_per_hour)
         # the App's one background indexer; an AdminApi built alone (tests) makes its own
         self.indexer = indexer or Indexer.from_settings(service, settings.index)
         self.runs = RunTracker(db, index or self._engine_index, self.indexer)
+        self.embedding_changed = embedding_changed or self.indexer.trigger
 
     # -- synchronous: call from a worker thread -------------------------------------------
 
@@ -152,6 +160,14 @@ class AdminApi:
                 (sites.site_config(row, self.env.sites_dir), row.organisation_id) for row in rows
             ]
         self.service.catalog.set_admin_sites(found)
+
+    def sync_providers(self) -> None:
+        """Hand the active embedding provider to the engine when it changed: searches go on
+        over the old collection (keyword-only) while the indexer builds the new one."""
+        wanted, _source = self.active.embedding()
+        if wanted != self.service.embedding_settings:
+            self.service.set_embedding(wanted)
+            self.embedding_changed()
 
     def _engine_index(self, config: SiteConfig) -> Any:
         self.sync_sites()

@@ -42,6 +42,7 @@ class AdminEnv:
     sites_dir: Path
     reserved_site_ids: Callable[[], set[str]] = field(default=lambda: set())
     sites_changed: Callable[[], None] = field(default=lambda: None)
+    providers_changed: Callable[[], None] = field(default=lambda: None)
     apply_lock: threading.Lock = field(default_factory=threading.Lock)  # applies, one at a time
 
 

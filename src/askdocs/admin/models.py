@@ -93,6 +93,13 @@ class ProviderFields(Args):
         max_length=4096,
         description="New API key; empty string clears the stored key; null keeps it.",
     )
+    active: bool | None = Field(
+        None,
+        description=(
+            "Use this provider for its capability from now on (the one in use before stops); "
+            "false stops using it (the configured provider takes over); null leaves it."
+        ),
+    )
 
 
 class CreateInferenceProvider(ProviderFields):

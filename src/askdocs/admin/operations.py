@@ -48,6 +48,9 @@ PREPARE: dict[str, Prepare] = {
     "DeleteInferenceProvider": as_given(ops_providers.prepare_delete),
 }
 SITE_OPERATIONS = frozenset({"CreateSite", "UpdateSite", "DeleteSite"})
+PROVIDER_OPERATIONS = frozenset(
+    {"CreateInferenceProvider", "UpdateInferenceProvider", "DeleteInferenceProvider"}
+)
 
 
 def gate(session: Session, authority: Authority, user_id: str, hint: str | None) -> Actor:
@@ -119,4 +122,6 @@ def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> Json
         result = prepared.write(session)
     if operation in SITE_OPERATIONS:
         env.sites_changed()
+    if operation in PROVIDER_OPERATIONS:
+        env.providers_changed()
     return {"applied": operation, **result}

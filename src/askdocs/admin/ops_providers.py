@@ -19,6 +19,7 @@ from askdocs.db.admin_models import ProviderRow
 from askdocs.db.models import utcnow
 from askdocs.errors import InvalidInput
 
+_USE_WORDS = " Use it from now on instead of the provider in use (no restart needed)."
 _KEY_WORDS = {"unchanged": "keep the stored API key", "clear": "remove the stored API key"}
 
 
@@ -45,6 +46,7 @@ def _set(row: ProviderRow, values: JsonObject) -> None:
         "kind": "kind",
         "baseUrl": "base_url",
         "model": "model",
+        "active": "active",
     }
     for key, value in values.items():
         setattr(row, columns[key], value)
@@ -62,6 +64,7 @@ def prepare_create(
         f"Create the {values['capability']} provider “{values['name']}”: {values['kind']}, "
         f"model {values['model']}, endpoint {values['baseUrl'] or 'the vendor default'}; "
         + ("store the submitted API key (encrypted)." if key else "no API key.")
+        + (_USE_WORDS if values["active"] else "")
     )
 
     def write(tx: Session) -> JsonObject:
@@ -70,6 +73,8 @@ def prepare_create(
         _store_key(env, row, key)
         tx.add(row)
         tx.flush()
+        if row.active:
+            providers.deactivate_others(tx, row.capability, row.id)
         return {"created": providers.as_data(row)}
 
     return Prepared({"provider": values, "apiKey": change}, summary, write)
@@ -90,6 +95,8 @@ def prepare_update(
     lines = [f"Update the provider “{row.name}”:"]
     lines += [f"- {k}: {before.get(k)} → {v}" for k, v in sorted(changes.items())]
     lines.append(f"- API key: {_key_words(change)}")
+    if changes.get("active"):
+        lines.append(_USE_WORDS.strip())
     ident = row.id
 
     def write(tx: Session) -> JsonObject:
@@ -97,6 +104,8 @@ def prepare_update(
         _set(target, changes)
         _store_key(env, target, key)
         target.updated_at = utcnow()
+        if target.active:
+            providers.deactivate_others(tx, target.capability, target.id)
         return {"updated": providers.as_data(target)}
 
     payload = {

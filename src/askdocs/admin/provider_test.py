@@ -1,6 +1,13 @@
 """``TestInferenceProvider``: one small real request through askdocs's own client for the
 provider's kind (chat: a one-line streamed reply; embedding: one query vector).
 
+Before any request, the endpoint's host is resolved and the test is refused
+(``400 endpoint_not_allowed``, nothing recorded) when any address is private, loopback,
+link-local, multicast, reserved or unspecified, unless ``admin.provider_test_allow_private``
+is set: the test must not become a way to probe the server's own network. (The client
+resolves the name again when it connects; a name whose answer changes in between is not
+covered by this check.)
+
 Only the last-test columns change (``last_test_at``, ``last_test_ok``, ``last_test_error``),
 written by a single UPDATE of exactly those columns. Error text is scrubbed of the key (and
 of anything shaped like a bearer credential) before it is stored or returned.
@@ -9,8 +16,11 @@ of anything shaped like a bearer credential) before it is stored or returned.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import re
+import socket
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import anyio
 from pydantic import SecretStr
@@ -22,6 +32,7 @@ from askdocs.admin.env import AdminEnv
 from askdocs.db.admin_models import ProviderRow
 from askdocs.db.models import utcnow
 from askdocs.embeddings.registry import create_embedder
+from askdocs.errors import InvalidInput
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatMessage, ChatRequest
 from askdocs.settings import ChatSettings, EmbeddingSettings
@@ -47,6 +58,42 @@ def scrub(message: str, key: str | None) -> str:
         text = text.replace(key, REDACTED)
     text = _CREDENTIALS.sub(lambda m: m.group(1) + REDACTED, text)
     return text[:MAX_ERROR_CHARS]
+
+
+def _blocked(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+    )
+
+
+def _addresses(host: str) -> list[str]:
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return [str(info[4][0]) for info in found]
+
+
+def check_endpoint(env: AdminEnv, target: Target) -> None:
+    """The SSRF guard (blocking: resolves the host). No base URL: the vendor's own host."""
+    if env.settings.admin.provider_test_allow_private or not target.base_url:
+        return
+    host = urlsplit(target.base_url).hostname or ""
+    blocked = [address for address in _addresses(host) if _blocked(address)]
+    if blocked:
+        raise InvalidInput(
+            f"the endpoint {host} resolves to a private, loopback or link-local address "
+            f"({blocked[0]}); set admin.provider_test_allow_private to test it",
+            code="endpoint_not_allowed",
+        )
 
 
 def load_target(env: AdminEnv, ident: object) -> Target:
@@ -99,6 +146,7 @@ def record(env: AdminEnv, ident: str, ok: bool, error: str | None) -> str:
 
 
 async def run_test(env: AdminEnv, target: Target) -> JsonObject:
+    await anyio.to_thread.run_sync(check_endpoint, env, target)
     timeout = env.settings.admin.provider_test_timeout_seconds
     error: str | None = None
     try:

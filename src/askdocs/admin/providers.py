@@ -53,7 +53,7 @@ def as_data(row: ProviderRow) -> JsonObject:
 
 def state_fingerprint(row: ProviderRow) -> str:
     """Binds an update to the row it was proposed against (the stored key included)."""
-    parts = [row.name, row.capability, row.kind, row.base_url or "", row.model]
+    parts = [row.name, row.capability, row.kind, row.base_url or "", row.model, str(row.active)]
     parts.append(sha256_hex(row.api_key_encrypted or ""))
     return sha256_hex("\n".join(parts))
 
@@ -84,7 +84,19 @@ def fields(args: JsonObject, *, create: bool) -> JsonObject:
         out["kind"] = args.get("kind")
     if create or args.get("baseUrl") is not None:
         out["baseUrl"] = base_url(args.get("baseUrl"))
+    active = args.get("active")
+    if create or active is not None:
+        if active is not None and not isinstance(active, bool):
+            raise bad("active", "must be true or false")
+        out["active"] = bool(active)
     return out
+
+
+def deactivate_others(session: Session, capability: str, keep: str) -> None:
+    """One active platform provider per capability: the others stop being used."""
+    for row in platform_providers(session):
+        if row.capability == capability and row.id != keep and row.active:
+            row.active = False
 
 
 def check_kind(capability: str, kind: object) -> None:

@@ -18,7 +18,7 @@ from askdocs.admin.models import ListIndexRuns, NoArgs, OrgScoped, PageRef, Site
 from askdocs.admin.names import SINGLE_TOOLS
 from askdocs.admin.operations import access
 from askdocs.admin.ops_pages import is_draft
-from askdocs.admin.results import (
+from askdocs.admin.results import InUse, (
     GrantsOut,
     MemberGrants,
     PageEntry,
@@ -136,7 +136,15 @@ def list_providers(
     env: AdminEnv, session: Session, org: str | None, user: str, args: NoArgs
 ) -> ProvidersOut:
     found = providers.platform_providers(session)
-    return ProvidersOut(providers=[ProviderOut.of(row) for row in found])
+    stored = {row.capability for row in found if row.active}
+    in_use: dict[str, InUse] = {
+        capability: "database" if capability in stored else "settings"
+        for capability in providers.CAPABILITIES
+    }
+    configured = {"chat": env.settings.chat.provider, "embedding": env.settings.embedding.provider}
+    return ProvidersOut(
+        providers=[ProviderOut.of(row) for row in found], in_use=in_use, configured=configured
+    )
 
 
 READS: dict[str, Read] = {

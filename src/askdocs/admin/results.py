@@ -8,7 +8,7 @@ describes every admin read's response with its fields.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import PlainSerializer
 
@@ -23,6 +23,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 # A moment as the database gave it, in ISO 8601 (``isoformat``, offset kept as stored).
+InUse = Literal["database", "settings"]
 Moment = Annotated[datetime | None, PlainSerializer(_iso, return_type=str | None)]
 
 
@@ -77,6 +78,7 @@ class ProviderOut(Result):
     last_test_at: Moment
     last_test_ok: bool | None
     last_test_error: str | None
+    active: bool  # in use for its capability
 
     @classmethod
     def of(cls, row: ProviderRow) -> ProviderOut:
@@ -92,6 +94,7 @@ class ProviderOut(Result):
             last_test_at=row.last_test_at,
             last_test_ok=row.last_test_ok,
             last_test_error=row.last_test_error,
+            active=bool(row.active),
         )
 
 
@@ -148,3 +151,5 @@ class GrantsOut(Result):
 
 class ProvidersOut(Result):
     providers: list[ProviderOut]
+    in_use: dict[str, InUse]  # per capability: a stored (active) provider, or the settings'
+    configured: dict[str, str]  # per capability: the settings' provider

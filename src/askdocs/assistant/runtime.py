@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from askdocs.admin.active import ChatChoice
 from askdocs.assistant.registry import TurnRegistry
 from askdocs.assistant.site_access import usable_site
 from askdocs.assistant.store import ThreadStore
@@ -37,6 +39,7 @@ class AssistantRuntime:
     pool: BlockingPool
     turns: TurnRegistry = field(default_factory=TurnRegistry)
     owns_db: bool = False
+    chooser: Callable[[], ChatChoice] | None = None  # the chat provider in use, per turn
 
     @property
     def monitor(self) -> ActivityMonitor:
@@ -49,7 +52,15 @@ class AssistantRuntime:
     ) -> AssistantRuntime:
         runtime = cls(deps.settings, deps.service, deps.db, model, build_registry(deps), deps.pool)
         runtime.owns_db = owns_db
+        runtime.chooser = deps.admin.active.chat
         return runtime
+
+    def current_chat(self) -> ChatChoice:
+        """The chat model of this turn: the active stored provider, else the configured one
+        (blocking: reads the database)."""
+        if self.chooser is not None:
+            return self.chooser()
+        return ChatChoice(self.model, self.provider, "settings")
 
     @property
     def threads(self) -> ThreadStore:

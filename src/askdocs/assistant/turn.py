@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 
+from askdocs.admin.active import ChatChoice
 from askdocs.assistant import stream
 from askdocs.assistant.extractive import extractive_reply
 from askdocs.assistant.inject import InjectedDocs, inject_docs
@@ -73,6 +74,7 @@ class Turn:
         self._text_ended = False
         self._done = False
         self._proposals: list[dict[str, Any]] = []  # what was proposed, without tokens
+        self.chat = ChatChoice(runtime.model, runtime.provider, "settings")
         self.finished = asyncio.Event()
 
     # -- the reading side ---------------------------------------------------------------
@@ -126,6 +128,7 @@ class Turn:
         self.emit(stream.start(self.message_id))
         self.emit(stream.text_start(self.part_id))
         timings = Timings()
+        self.chat = await anyio.to_thread.run_sync(self.runtime.current_chat)
         site = self.runtime.docs_site(self.request.site_id)
         settings = self.runtime.settings.assistant
         docs = await inject_docs(
@@ -133,7 +136,7 @@ class Turn:
         )
         timings.retrieval = time.perf_counter() - timings.started
         reply = ReplyBuffer(settings.max_message_chars)
-        model = self.runtime.model
+        model = self.chat.model
         if model is None:
             result = self._extractive(docs, reply)
         else:
@@ -170,7 +173,7 @@ class Turn:
             ),
             messages=replay_messages(history),
             tools=tools.specs(),
-            max_output_tokens=output_ceiling(settings, runtime.provider),
+            max_output_tokens=output_ceiling(settings, self.chat.provider),
         )
         context = ToolContext(
             self.request.user_id, site, self.request.page, thread_id=self.request.thread_id
@@ -204,7 +207,7 @@ class Turn:
     async def _complete(
         self, reply: ReplyBuffer, result: LoopResult, docs: InjectedDocs, timings: Timings
     ) -> None:
-        ceiling = output_ceiling(self.runtime.settings.assistant, self.runtime.provider)
+        ceiling = output_ceiling(self.runtime.settings.assistant, self.chat.provider)
         marker = reply.close(result.reason, ceiling)
         if marker:
             self._text(marker)
@@ -230,7 +233,7 @@ class Turn:
                 "inputTokens": result.usage.input_tokens,
                 "outputTokens": result.usage.output_tokens,
             },
-            "model": self.runtime.model.model_id if self.runtime.model else None,
+            "model": self.chat.model.model_id if self.chat.model else None,
             "toolCalls": result.tool_calls,
             "truncated": reply.cut or result.reason == "length",
             "docsInjected": len(docs.hits),
@@ -239,7 +242,7 @@ class Turn:
         }
 
     async def _retitle(self, reply_text: str) -> None:
-        provisional, model = self.request.retitle_from, self.runtime.model
+        provisional, model = self.request.retitle_from, self.chat.model
         if provisional is None or model is None:
             return
         timeout = self.runtime.settings.assistant.title_timeout_seconds

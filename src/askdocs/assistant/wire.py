@@ -13,7 +13,6 @@ from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, Th
 from askdocs.guard.validation import CleanText
 from askdocs.wire import Wire
 
-
 _HINT_DROP = re.compile(r"[\x00-\x1f\x7f-\x9f<>\[\]{}]")
 
 

@@ -53,6 +53,7 @@ class ProviderRow(Base):
     last_test_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     last_test_ok: Mapped[bool | None] = mapped_column(nullable=True)
     last_test_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    active: Mapped[bool] = mapped_column(default=False)  # in use for its capability (0004)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 

@@ -1,5 +1,6 @@
 """Stored proposals: an admin change proposed by the assistant or over MCP, kept until its
-user applies or discards it, or it expires.
+user applies or discards it, or it expires. Inference providers gain ``active``: the row in
+use for its capability (none active: the settings' provider).
 
 Revision ID: 0004
 Revises: 0003
@@ -49,8 +50,13 @@ def upgrade() -> None:
         sa.Column("result", _JSON, nullable=True),
     )
     op.create_index("ix_admin_proposals_user_thread", "admin_proposals", ["user_id", "thread_id"])
+    op.add_column(
+        "inference_providers",
+        sa.Column("active", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
 
 
 def downgrade() -> None:
+    op.drop_column("inference_providers", "active")
     op.drop_index("ix_admin_proposals_user_thread", table_name="admin_proposals")
     op.drop_table("admin_proposals")

@@ -81,13 +81,20 @@ async function sitesPanel(ctx) {
 
 async function providersPanel(ctx) {
   try {
-    const { providers } = await ctx.session.call("GET", "/api/v1/admin/providers");
+    const { providers, inUse = {}, configured = {} } =
+      await ctx.session.call("GET", "/api/v1/admin/providers");
     const rows = providers.map((p) => [p.name, p.capability, p.kind, p.model,
+      p.active ? "in use" : "",
       p.hasApiKey ? `…${p.apiKeyLastFour || ""}` : "none",
       p.lastTestAt ? (p.lastTestOk ? "passed" : `failed: ${p.lastTestError || ""}`) : "never"]);
-    return card("Inference providers", rows.length
-      ? table(["Name", "Capability", "Kind", "Model", "API key", "Last test"], rows)
-      : note("No platform inference providers yet."));
+    const fallback = ["chat", "embedding"].filter((c) => inUse[c] === "settings")
+      .map((c) => `${c}: the configured provider (${configured[c] || "none"}) is in use`);
+    const status = note(fallback.length ? `${fallback.join("; ")}.` : "Both capabilities use a stored provider.");
+    status.id = "providers-in-use";
+    const body = rows.length
+      ? table(["Name", "Capability", "Kind", "Model", "In use", "API key", "Last test"], rows)
+      : note("No platform inference providers yet.");
+    return card("Inference providers", body, status);
   } catch (error) {
     return card("Inference providers", note(refusalText(error)));
   }
