@@ -162,8 +162,12 @@ def open_thread(page: Page, title: str) -> None:
 
 
 def expire_proposals(assistant: Assistant) -> None:
+    expire_rows(assistant.data_dir)
+
+
+def expire_rows(data_dir: Path) -> None:
     """Let every stored proposal outlive ``admin.proposal_ttl_seconds`` (as time would)."""
-    db = Database.open(load_settings(data_dir=assistant.data_dir))
+    db = Database.open(load_settings(data_dir=data_dir))
     try:
         with db.session(write=True) as session:
             past = utcnow() - timedelta(seconds=1)

@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.assistant.scripted import Call, ModelServer, Script, model_server
 from tests.browser.conftest import VIEWPORTS, shot, watched_page
-from tests.browser.test_assistant_browser import EMAIL, _organisation_site
+from tests.browser.test_assistant_browser import EMAIL, _organisation_site, expire_rows
 from tests.reader.fixtures import build_tree
 from tests.reader.serve import Served, serving, toml_config
 
@@ -37,6 +37,7 @@ class Reader:
     server: Served
     model: ModelServer
     page_file: Path
+    data_dir: Path
 
     @property
     def url(self) -> str:
@@ -80,7 +81,7 @@ provider = "none"
         _cli(data_dir, config, *create, stdin=PASSWORD + "\n")
         page_file = _organisation_site(data_dir)
         with serving(data_dir, config) as server:
-            yield Reader(server, model, page_file)
+            yield Reader(server, model, page_file, data_dir)
 
 
 @pytest.fixture(params=sorted(VIEWPORTS))
@@ -230,3 +231,33 @@ def test_visitors_get_no_drawer(page: Page, reader: Reader) -> None:
     expect(page.locator("#assistant-drawer")).to_have_count(0)
     page.keyboard.press("Alt+Shift+A")
     expect(page.locator("#assistant-drawer")).to_have_count(0)
+
+
+def test_an_expired_proposal_says_so_in_the_drawer(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    sign_in(page, reader)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    title = f"Late drawer edit {where}"
+    edit = {"siteId": "alpha", "path": "install.md", "content": "# Install\n\nToo late.\n"}
+    reader.model.title = Script([title])
+    reader.model.script(
+        Script(["Preparing it."], calls=[Call("propose_write_page", edit)]),
+        Script(["It waits for you."]),
+    )
+    page.click("#assistant-open")
+    page.fill("#composer-input", "Rewrite the Alpha install page.")
+    page.keyboard.press("Enter")
+    expect(page.locator("#assistant-drawer .proposal")).to_have_count(1)
+    before = reader.page_hash()
+    expire_rows(reader.data_dir)
+    page.reload()
+    page.click("#assistant-open")
+    history(page)
+    page.locator("#assistant-drawer .thread-link", has_text=title).click()
+    card = page.locator("#assistant-drawer .proposal")
+    expect(card).to_have_attribute("data-state", "expired")
+    expect(card.locator(".proposal-status")).to_contain_text("expired")
+    expect(card.locator(".proposal-apply")).to_be_hidden()
+    shot(page, artifacts, "drawer-expired-proposal")
+    assert reader.page_hash() == before
