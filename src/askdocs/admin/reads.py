@@ -18,8 +18,9 @@ from askdocs.admin.models import ListIndexRuns, NoArgs, OrgScoped, PageRef, Site
 from askdocs.admin.names import SINGLE_TOOLS
 from askdocs.admin.operations import access
 from askdocs.admin.ops_pages import is_draft
-from askdocs.admin.results import InUse, (
+from askdocs.admin.results import (
     GrantsOut,
+    InUse,
     MemberGrants,
     PageEntry,
     PageOut,
@@ -141,7 +142,10 @@ def list_providers(
         capability: "database" if capability in stored else "settings"
         for capability in providers.CAPABILITIES
     }
-    configured = {"chat": env.settings.chat.provider, "embedding": env.settings.embedding.provider}
+    configured: dict[str, str] = {
+        "chat": env.settings.chat.provider,
+        "embedding": env.settings.embedding.provider,
+    }
     return ProvidersOut(
         providers=[ProviderOut.of(row) for row in found], in_use=in_use, configured=configured
     )

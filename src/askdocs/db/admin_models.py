@@ -1,5 +1,5 @@
 """Tables of the admin domain (migration 0002): sites, inference providers, tool grants,
-indexing runs, and one-time markers; stored proposals (migration 0004).
+indexing runs, and one-time markers; stored proposals (migration 0005).
 
 Sites belong to an organisation. Inference providers with ``organisation_id IS NULL`` are
 the platform's own rows, the only ones the provider tools touch. API keys are stored
@@ -53,7 +53,7 @@ class ProviderRow(Base):
     last_test_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     last_test_ok: Mapped[bool | None] = mapped_column(nullable=True)
     last_test_error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    active: Mapped[bool] = mapped_column(default=False)  # in use for its capability (0004)
+    active: Mapped[bool] = mapped_column(default=False)  # in use for its capability (0005)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import anyio
 from fastapi import APIRouter
+from pydantic import ValidationError
 
 from askdocs.admin.args import JsonObject
+from askdocs.admin.models import OPERATION_MODELS, json_schema, model_of
+from askdocs.admin.operations import slug
 from askdocs.admin.proposal_wire import ProposalApplyIn, ProposalCreateIn, ProposalOut
 from askdocs.admin.proposals import not_found
+from askdocs.errors import InvalidInput
 from askdocs.server.deps import AdminDep
-from askdocs.server.routes.admin import _args, operation_name
+from askdocs.server.routes.admin import Args, _args, operation_name
 from askdocs.server.signin import Caller
 
 router = APIRouter(prefix="/api/v1/proposals", tags=["proposals"])
@@ -30,10 +34,40 @@ def _checked(proposal_id: str) -> str:
     return proposal_id
 
 
-@router.post("", status_code=201, response_model_exclude_none=True)
-async def create(admin: AdminDep, caller: Caller, body: ProposalCreateIn) -> ProposalOut:
-    name = operation_name(body.operation)
-    args = _args(caller, name, body.arguments)
+def _documented() -> JsonObject:
+    """The body as ``/openapi.json`` shows it: the operation's slug and its typed arguments
+    (each operation's model, closed); the operation's own parse checks them."""
+    variants = []
+    for name in OPERATION_MODELS:
+        schema = json_schema(model_of(name))
+        schema["title"] = f"Arguments of {name}"
+        variants.append(schema)
+    slugs = [slug(name) for name in OPERATION_MODELS]
+    properties = {"operation": {"type": "string", "enum": slugs}, "arguments": {"oneOf": variants}}
+    schema = {
+        "title": "StoreProposal",
+        "type": "object",
+        "properties": properties,
+        "required": ["operation", "arguments"],
+        "additionalProperties": False,
+    }
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def _create_body(body: JsonObject) -> ProposalCreateIn:
+    try:
+        return ProposalCreateIn.model_validate(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in ("body", *first["loc"]))
+        raise InvalidInput(f"{where}: {first['msg']}", code="invalid_request") from None
+
+
+@router.post("", status_code=201, response_model_exclude_none=True, openapi_extra=_documented())
+async def create(admin: AdminDep, caller: Caller, body: Args) -> ProposalOut:
+    given = _create_body(body)
+    name = operation_name(given.operation)
+    args = _args(caller, name, given.arguments)
     stored = await anyio.to_thread.run_sync(
         lambda: admin.propose_stored(name, caller.user_id, args, source="api")
     )
