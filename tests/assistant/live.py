@@ -92,6 +92,19 @@ def live_server(data_dir: Path, config: Path, database_url: str | None = None) -
         yield Live(url, env, data_dir)
 
 
+@contextmanager
+def scripted_live(tmp_path: Path, docs_root: Path, models_url: str) -> Iterator[Live]:
+    """A live server over the fixture user guide whose chat model is the scripted one."""
+    config = tmp_path / "askdocs.toml"
+    sites = [{"id": "docs", "name": "Docs", "roots": [{"path": str(docs_root / "user-guide")}]}]
+    chat = {"provider": "openai-compatible", "model": "scripted", "base_url": models_url}
+    write_config(config, {"chat": chat, "embedding": {"provider": "none"}}, sites)
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    with live_server(data_dir, config) as server:
+        yield server
+
+
 def node_parse(sdk: str, url: str, token: str, thread: str, message: str) -> dict[str, Any]:
     """Run one turn through the real ``ai`` package (``sdk`` = ai7 | ai6)."""
     script = NODE_DIR / "parse-stream.mjs"

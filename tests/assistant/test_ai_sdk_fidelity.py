@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from askdocs.assistant.turn import MODEL_FAILED
-from tests.assistant.live import NODE_DIR, Live, live_server, write_config
+from tests.assistant.live import NODE_DIR, Live, scripted_live
 from tests.assistant.scripted import ModelServer, Script
 
 pytestmark = pytest.mark.node
@@ -25,13 +25,7 @@ CHAT = "/api/v1/assistant/chat"
 
 @pytest.fixture
 def live(tmp_path: Path, docs_root: Path, models: ModelServer) -> Iterator[Live]:
-    config = tmp_path / "askdocs.toml"
-    sites = [{"id": "docs", "name": "Docs", "roots": [{"path": str(docs_root / "user-guide")}]}]
-    chat = {"provider": "openai-compatible", "model": "scripted", "base_url": models.url}
-    write_config(config, {"chat": chat, "embedding": {"provider": "none"}}, sites)
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    with live_server(data_dir, config) as server:
+    with scripted_live(tmp_path, docs_root, models.url) as server:
         yield server
 
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.assistant.frames import parse_frames, types
-from tests.assistant.live import NODE_DIR, Live, live_server, node_parse, write_config
+from tests.assistant.live import NODE_DIR, Live, node_parse, scripted_live
 from tests.assistant.scripted import Call, ModelServer, Script
 
 pytestmark = pytest.mark.node
@@ -22,13 +22,7 @@ CHAT = "/api/v1/assistant/chat"
 
 @pytest.fixture
 def live(tmp_path: Path, docs_root: Path, models: ModelServer) -> Iterator[Live]:
-    config = tmp_path / "askdocs.toml"
-    sites = [{"id": "docs", "name": "Docs", "roots": [{"path": str(docs_root / "user-guide")}]}]
-    chat = {"provider": "openai-compatible", "model": "scripted", "base_url": models.url}
-    write_config(config, {"chat": chat, "embedding": {"provider": "none"}}, sites)
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    with live_server(data_dir, config) as server:
+    with scripted_live(tmp_path, docs_root, models.url) as server:
         yield server
 
 

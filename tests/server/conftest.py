@@ -86,6 +86,14 @@ def site_configs(docs: Path) -> list[SiteConfig]:
     ]
 
 
+def indexed_service(tmp: Path) -> AskDocs:
+    """A real service over the fixture docs, indexed (close it when done)."""
+    settings = Settings(data_dir=tmp / "data", sites=site_configs(write_docs(tmp / "docs")))
+    service = AskDocs(settings)
+    service.ensure_indexed()
+    return service
+
+
 def rig_settings(
     tmp_path: Path, model: ScriptedServer, siteverify: ScriptedServer, **extra: Any
 ) -> Settings:

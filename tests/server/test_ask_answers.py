@@ -19,9 +19,9 @@ from askdocs.answer.flow import INTERRUPTED_MARKER, NO_MATCH_MESSAGE
 from askdocs.server.app import create_app
 from askdocs.server.routes.ask import UNAVAILABLE_MESSAGE
 from askdocs.service import AskDocs
-from askdocs.settings import BotCheckSettings, ChatSettings, Settings
+from askdocs.settings import BotCheckSettings, ChatSettings
 from tests.llm.scripted import Reply, openai_text, sse
-from tests.server.conftest import QUIET_HOST, Rig, client, site_configs, write_docs
+from tests.server.conftest import QUIET_HOST, Rig, client, indexed_service
 
 pytestmark = pytest.mark.anyio
 INSTALL = "How do I install Acme with pip?"
@@ -39,10 +39,7 @@ def ask_body(*questions: str) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AskDocs]:
     """One real service over the fixture docs, indexed once for the module."""
-    tmp = tmp_path_factory.mktemp("indexed")
-    settings = Settings(data_dir=tmp / "data", sites=site_configs(write_docs(tmp / "docs")))
-    service = AskDocs(settings)
-    service.ensure_indexed()
+    service = indexed_service(tmp_path_factory.mktemp("indexed"))
     yield service
     service.close()
 

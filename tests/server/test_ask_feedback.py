@@ -15,9 +15,9 @@ from askdocs.db import Database
 from askdocs.db.ask_models import AskRecordRow
 from askdocs.server.app import create_app
 from askdocs.service import AskDocs
-from askdocs.settings import BotCheckSettings, Settings
+from askdocs.settings import BotCheckSettings
 from tests.llm.scripted import Reply, openai_text
-from tests.server.conftest import Rig, client, site_configs, write_docs
+from tests.server.conftest import Rig, client, indexed_service
 
 pytestmark = pytest.mark.anyio
 INSTALL = "How do I install Acme with pip?"
@@ -30,10 +30,7 @@ def ask_body(question: str) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AskDocs]:
-    tmp = tmp_path_factory.mktemp("indexed")
-    settings = Settings(data_dir=tmp / "data", sites=site_configs(write_docs(tmp / "docs")))
-    service = AskDocs(settings)
-    service.ensure_indexed()
+    service = indexed_service(tmp_path_factory.mktemp("indexed"))
     yield service
     service.close()
 
