@@ -6,7 +6,8 @@ built anywhere else and no module keeps mutable state of its own. The parts:
 
 - the ``Core``: ``engine`` (``AskDocs``), with the ``catalog`` of sites and the activity
   ``monitor``; ``pool``, the bounded pool for blocking engine work (searches, corpus reads);
-  ``chat``, the chat model (``None`` when ``chat.provider`` is ``none``); ``indexer``, the one
+  ``chat``, the configured chat model (``None`` when ``chat.provider`` is ``none``; what
+  ``current_chat`` falls back to when no stored provider is active); ``indexer``, the one
   background indexer (``askdocs.indexing.Indexer``) that runs the server's periodic check
   (started by ``start()`` when ``server.index_in_background`` is on), MCP local mode's
   start-up runs and the admin re-index;
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 
 import anyio.to_thread
 
+from askdocs.admin.active import ChatChoice
 from askdocs.admin.api import AdminApi
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.toolset import ToolDeps
@@ -107,6 +109,19 @@ class App:
         admin.sync_providers()
         deps = ToolDeps(self.settings, self.engine, db, admin, self.pool)
         return Stored(db, admin, AssistantRuntime.build(deps, self.chat))
+
+    async def current_chat(self) -> ChatChoice:
+        """The chat model to answer with now: the active stored chat provider, else the
+        configured one (``ActiveProviders.chat``, the one resolver the assistant's turns use
+        too), read on every call, so an admin's switch takes effect on the next question.
+        The configured model when the database cannot be read (logged): Ask AI still
+        answers."""
+        try:
+            stored = await self.stored_parts()
+            return await anyio.to_thread.run_sync(stored.admin.active.chat)
+        except Exception as exc:
+            log.warning("stored chat provider unavailable: %s", type(exc).__name__)
+            return ChatChoice(self.chat, self.settings.chat.provider, "settings")
 
     # -- life cycle ------------------------------------------------------------------------
 

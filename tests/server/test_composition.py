@@ -14,7 +14,7 @@ import pytest
 from askdocs.app import App
 from askdocs.llm.registry import create_chat_model
 from askdocs.server.app import create_app
-from askdocs.server.deps import get_chat
+from askdocs.server.deps import fixed_chat, get_chat
 from askdocs.service import AskDocs
 from askdocs.settings import BotCheckSettings, ChatSettings, Settings
 from tests.llm.scripted import Reply, ScriptedServer, openai_text, scripted_server
@@ -50,7 +50,7 @@ async def test_a_chat_model_is_replaced_through_dependency_overrides(
     replacement = create_chat_model(
         ChatSettings(provider="openai-compatible", model="other", base_url=other_model.url + "/v1")
     )
-    app.dependency_overrides[get_chat] = lambda: replacement
+    app.dependency_overrides[get_chat] = lambda: fixed_chat(replacement)
     other_model.script(Reply(openai_text(["From the ", "replacement."])))
     body = {"token": "", "messages": [{"role": "user", "content": "How do I install Acme?"}]}
     async with client(app) as http:

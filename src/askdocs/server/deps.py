@@ -2,12 +2,14 @@
 
 ``create_app`` keeps the ``App`` on ``app.state.askdocs``; every route takes what it needs
 through these dependencies, so a test replaces any part with ``app.dependency_overrides``
-(for example ``{get_chat: lambda: scripted_model}``) without touching module state.
+(for example ``{get_chat: lambda: fixed_chat(scripted_model)}``) without touching module
+state.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -72,8 +74,27 @@ async def get_bot_check(app: AppDep) -> BotCheck:
     return app.bot_check
 
 
-async def get_chat(app: AppDep) -> ChatModel | None:
-    return app.chat
+ChatChooser = Callable[[], Awaitable[ChatModel | None]]
+
+
+async def get_chat(app: AppDep) -> ChatChooser:
+    """How a route finds the chat model when it needs one: ``App.current_chat`` (the
+    active stored provider, else the configured one). A chooser, not the model: resolving
+    reads the database, which a dependency must not wait for (see ``get_app``)."""
+
+    async def choose() -> ChatModel | None:
+        return (await app.current_chat()).model
+
+    return choose
+
+
+def fixed_chat(model: ChatModel | None) -> ChatChooser:
+    """A chooser that always answers ``model`` (tests override ``get_chat`` with it)."""
+
+    async def choose() -> ChatModel | None:
+        return model
+
+    return choose
 
 
 async def get_reader(app: AppDep) -> DocsReader:
@@ -95,7 +116,7 @@ PoolDep = Annotated[BlockingPool, Depends(get_pool)]
 ReadyPoolDep = Annotated[BlockingPool, Depends(get_ready_pool)]
 LimiterDep = Annotated[Limiter, Depends(get_limiter)]
 BotCheckDep = Annotated[BotCheck, Depends(get_bot_check)]
-ChatDep = Annotated[ChatModel | None, Depends(get_chat)]
+ChatDep = Annotated[ChatChooser, Depends(get_chat)]
 ReaderDep = Annotated[DocsReader, Depends(get_reader)]
 AssistantDep = Annotated[AssistantRuntime, Depends(get_assistant)]
 AdminDep = Annotated[AdminApi, Depends(get_admin)]

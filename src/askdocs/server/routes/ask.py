@@ -8,8 +8,11 @@
 5. the bot-check token, for action ``ask`` and this host or the site's default address (403);
    with no bot check configured, a non-loopback client is ``403 bot_check_required``;
 6. the daily limits per visitor, site and all sites (429; 503 ``limits_unavailable``).
-Only then does retrieval run, and only with a match is a model called. The question is
-recorded (``answer.records``; its id is ``X-Ask-Id``) for feedback and the gaps report.
+Only then does retrieval run, and only with a match is a model called: the active stored
+chat provider when an admin made one active (re-read for every question, no restart), the
+configured one otherwise (``App.current_chat``, the resolver the assistant uses too).
+The question is recorded (``answer.records``; its id is ``X-Ask-Id``) for feedback and the
+gaps report.
 A model that fails before answering is ``503 model_unavailable``: a plain message and the
 sources retrieval found, never the provider's error text (that goes to the log).
 """
@@ -94,7 +97,8 @@ async def ask(
     await bot_check.verify(body.token, action=ASK_ACTION, hostnames=hosts, remote_ip=client)
     left = await limiter.daily(visitor, site.id)
     question = Question(site, body.messages, body.locale)
-    reply = await answer(engine, chat, settings, question, pool)
+    model = await chat()  # the active stored provider, else the configured one, now
+    reply = await answer(engine, model, settings, question, pool)
     record_id = await record(records, question, visitor, reply)
     extra = {"X-Ask-Id": record_id} if record_id else {}
     if reply.kind == "unavailable":
