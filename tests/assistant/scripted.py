@@ -41,6 +41,10 @@ class Script:
     delay: float = 0.0  # seconds between pieces
     usage: tuple[int, int] = (12, 7)
     status: int = 200
+    hold: threading.Event | None = None  # after the first text piece, wait until it is set
+
+
+HOLD_LIMIT_SECONDS = 120.0  # a held reply goes on by itself after this long
 
 
 @dataclass
@@ -221,6 +225,7 @@ def _model_handler(state: ModelServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Connection", "close")
             self.end_headers()
+            held = script.hold
             for chunk, delay, is_text in frames:
                 if delay:
                     time.sleep(delay)
@@ -229,6 +234,9 @@ def _model_handler(state: ModelServer) -> type[BaseHTTPRequestHandler]:
                 if is_text:
                     state.text_chunks.append(chunk)
                     state.pieces_sent.set()
+                    if held is not None:
+                        held.wait(HOLD_LIMIT_SECONDS)
+                        held = None
             self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:

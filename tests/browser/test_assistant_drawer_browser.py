@@ -5,15 +5,19 @@ a scripted OpenAI-compatible model on 127.0.0.1.
 A member signs in with a password, opens the drawer on a reader page (button and
 Alt+Shift+A), asks about that page (the request carries its ``pageContext`` and the model's
 system prompt names the page), renames and deletes a thread, proposes a page edit, reloads,
-applies it from the restored thread, and the file changes once. A visitor gets no drawer.
-Screenshots go to test-artifacts/browser/."""
+applies it from the restored thread, and the file changes once. A turn still being answered
+when the page reloads restores as "Still working… — Check again", and Check again shows the
+reply once it has arrived. A visitor gets no drawer. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +74,8 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
 provider = "openai-compatible"
 model = "scripted"
 base_url = "{model.url}/v1"
+idle_timeout_seconds = 180  # a held reply (Script.hold) waits longer than a reload takes
+timeout_seconds = 300
 
 [embedding]
 provider = "none"
@@ -261,3 +267,63 @@ def test_an_expired_proposal_says_so_in_the_drawer(
     expect(card.locator(".proposal-apply")).to_be_hidden()
     shot(page, artifacts, "drawer-expired-proposal")
     assert reader.page_hash() == before
+
+
+def _settled(page: Page, reader: Reader, thread_id: str) -> None:
+    """Wait (bounded) until the server has stored the thread's reply: no turn in progress."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        detail = page.request.get(f"{reader.url}/api/v1/assistant/threads/{thread_id}").json()
+        if not detail["replyInProgress"] and detail["messages"][-1]["role"] == "assistant":
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the reply to thread {thread_id} was never stored")
+
+
+def test_a_turn_still_running_after_a_reload_offers_check_again(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    sent = chat_requests(page)
+    sign_in(page, reader)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    question = f"Which Python does the install need ({where})?"
+    title = f"Still working {where}"
+    reply = "Python 3.11 or newer, as this page says."
+    reader.model.title = Script([title])
+    hold = threading.Event()
+    reader.model.script(Script(["Python 3.11 ", "or newer, as this page says."], hold=hold))
+    drawer = page.locator("#assistant-drawer")
+    try:
+        page.click("#assistant-open")
+        page.fill("#composer-input", question)
+        page.keyboard.press("Enter")
+        # the first piece arrived; the model holds the rest, so the turn is still running
+        expect(drawer.locator(".answer-text").last).to_contain_text("Python 3.11")
+        body = sent[-1].post_data_json
+        assert body is not None
+        thread_id = body["threadId"]
+        page.reload()
+        page.click("#assistant-open")
+        history(page)
+        named = re.compile(f"{re.escape(title)}|{re.escape(question[:20])}")
+        drawer.locator(".thread-link").filter(has_text=named).click()
+        notice = drawer.locator(".turn-notice")
+        expect(notice).to_contain_text("Still working on your last message.")
+        check = notice.locator(".turn-notice-action")
+        expect(check).to_have_text("Check again")
+        expect(drawer.locator(".answer-text")).to_have_count(0)  # nothing stored yet
+        shot(page, artifacts, "drawer-still-working")
+        with page.expect_response(
+            lambda r: r.url.endswith(f"/api/v1/assistant/threads/{thread_id}")
+        ) as looked:
+            check.click()  # still held: the thread is read again and still says so
+        assert looked.value.json()["replyInProgress"] is True
+        expect(notice).to_contain_text("Still working on your last message.")
+    finally:
+        hold.set()
+    _settled(page, reader, thread_id)
+    drawer.locator(".turn-notice-action").click()
+    expect(drawer.locator(".answer-text").last).to_have_text(reply)
+    expect(drawer.locator(".turn-notice")).to_have_count(0)
+    expect(drawer.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)
+    shot(page, artifacts, "drawer-checked-again")
