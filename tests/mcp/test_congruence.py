@@ -13,6 +13,7 @@ import pytest
 
 from askdocs.auth.jwt import mint
 from askdocs.core import Core
+from askdocs.corpus.freshness import git_dir, head_commit, iso
 from askdocs.mcp.auth import AuthContext, stdio_auth
 from askdocs.mcp.backend import DocsBackend
 from askdocs.mcp.local import LocalBackend
@@ -106,6 +107,22 @@ def test_get_article_returns_the_section_as_markdown(
     assert "## Allowed origins" not in article["markdown"]
     assert article["citation"]["url"] == "/docs/guides/cors#credentials"
     assert [s["anchor"] for s in article["sections"]][-2:] == ["credentials", "preflight-caching"]
+
+
+def test_hits_and_articles_say_how_fresh_they_are(
+    backend: BackendFactory, settings: Settings, service: AskDocs
+) -> None:
+    found = call(backend, settings, "search_docs", {"query": "allow_credentials"})
+    article = call(backend, settings, "get_article", {"slug_or_path": "guides/cors"})
+    source = FIXTURE_DOCS / "guides" / "cors.md"
+    gitdir = git_dir(FIXTURE_DOCS)
+    commit = head_commit(gitdir) if gitdir is not None else None
+    built = iso(service.indexed_at(service.status("docs").collection))
+    assert built is not None
+    expected = {"indexedAt": built, "modifiedAt": iso(source.stat().st_mtime), "commit": commit}
+    assert found["hits"][0]["citation"]["path"] == "guides/cors.md"
+    assert found["hits"][0]["freshness"] == expected
+    assert article["freshness"] == expected
 
 
 def test_list_catalog_in_reading_order(backend: BackendFactory, settings: Settings) -> None:

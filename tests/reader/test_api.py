@@ -6,11 +6,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from askdocs.corpus.freshness import iso
 from askdocs.server.app import create_app
 from askdocs.service import AskDocs
 from askdocs.settings import RootConfig, Settings, SiteConfig
 from tests.reader.conftest import Tree
-from tests.reader.fixtures import CANARY, fixture_settings
+from tests.reader.fixtures import CANARY, SITE_ID, fixture_settings
 from tests.reader.htmlcheck import elements, problems
 
 pytestmark = pytest.mark.anyio
@@ -225,6 +226,28 @@ async def test_edits_are_seen_on_the_next_read(tree: Tree, client: httpx.AsyncCl
     assert first["revision"] != second["revision"]
     html = (await client.get("/api/docs/articles/guide/configure", params={"locale": "en"})).json()
     assert "cache = false" in html["html"]
+
+
+async def test_article_says_how_fresh_it_is(
+    tree: Tree, app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """``freshness``: the file's modification time, the docs root's git commit (read from
+    ``.git``), and once the site is indexed, when its current index was built."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    (tree.docs / ".git").mkdir()
+    (tree.docs / ".git" / "HEAD").write_text(commit + "\n")  # a detached HEAD
+    source = tree.docs / "guide" / "install.md"
+    url = "/api/docs/articles/guide/install"
+    before = (await client.get(url, params={"locale": "en"})).json()["freshness"]
+    modified = iso(source.stat().st_mtime)
+    assert before == {"indexedAt": None, "modifiedAt": modified, "commit": commit}
+
+    engine = app.state.askdocs.engine
+    engine.index(SITE_ID, keyword_only=True)  # BM25 only: no model needed
+    built = iso(engine.indexed_at(engine.status(SITE_ID).collection))
+    assert built is not None
+    after = (await client.get(url, params={"locale": "en"})).json()["freshness"]
+    assert after == {"indexedAt": built, "modifiedAt": modified, "commit": commit}
 
 
 async def test_canary_never_in_any_reader_response(client: httpx.AsyncClient) -> None:

@@ -96,6 +96,7 @@ def article_from_api(section: str | None, data: object) -> ArticleOutput:
             locale=str(body["locale"]),
         ),
         sections=toc,
+        freshness=Freshness(**_obj(body.get("freshness") or {})),
     )
 
 

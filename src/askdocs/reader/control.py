@@ -19,9 +19,11 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
+from pathlib import Path
 
 from askdocs.corpus import CorpusCache
 from askdocs.corpus.dialects import DIALECTS, Dialect
+from askdocs.corpus.freshness import FreshnessReader, freshness_json
 from askdocs.corpus.parse_pool import ParsePool
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
@@ -34,7 +36,7 @@ from askdocs.reader.links import article_href
 from askdocs.reader.markup import MARKUP_VERSION, ImageRef, Markup, MarkupJob
 from askdocs.reader.pool import RenderFailed, RenderPool
 from askdocs.reader.sanitize import SANITIZER_VERSION
-from askdocs.reader.schemas import Article, ArticleRef, AssetFile, Catalog
+from askdocs.reader.schemas import Article, ArticleFreshness, ArticleRef, AssetFile, Catalog
 from askdocs.settings import Settings, SiteConfig
 from askdocs.types import Page
 
@@ -62,6 +64,7 @@ class DocsReader:
         self._markups: OrderedDict[tuple[str, tuple[str, ...]], Markup | str] = OrderedDict()
         self._lock = threading.Lock()
         self._logged: dict[str, str] = {}  # site -> corpus revision whose bad files were logged
+        self._freshness = FreshnessReader()
 
     def catalog(self, site: SiteConfig, locale: str | None) -> Catalog:
         chosen = check_locale(locale, self.locales)
@@ -80,8 +83,23 @@ class DocsReader:
         return chosen, readable_pages(self._snapshot(site), chosen)
 
     def article(
-        self, site: SiteConfig, slug: str, locale: str | None, *, developer: bool = False
+        self,
+        site: SiteConfig,
+        slug: str,
+        locale: str | None,
+        *,
+        developer: bool = False,
+        indexed_at: float | None = None,
     ) -> Article:
+        """``indexed_at``: when the site's current search index was built (Unix seconds),
+        for ``freshness.indexedAt``; the file time and git commit are read here."""
+        found, page = self._article(site, slug, locale, developer)
+        fresh = self._freshness.of([Path(page.root)], page.path, indexed_at)
+        return found.model_copy(update={"freshness": ArticleFreshness(**freshness_json(fresh))})
+
+    def _article(
+        self, site: SiteConfig, slug: str, locale: str | None, developer: bool
+    ) -> tuple[Article, Page]:
         check_slug(slug)
         chosen = check_locale(locale, self.locales)
         snapshot = self._snapshot(site)
@@ -94,9 +112,10 @@ class DocsReader:
         body = self._body(page, snapshot)
         previous, following = catalogs.neighbours(page, pages)
         skip = [ref.slug for ref in (previous, following) if ref is not None]
-        return _article(site, page, chosen, body, previous, following, pages, skip)
+        found = _article(site, page, chosen, body, previous, following, pages, skip)
+        return found, page
 
-    def _developer_article(self, site: SiteConfig, slug: str, locale: str) -> Article:
+    def _developer_article(self, site: SiteConfig, slug: str, locale: str) -> tuple[Article, Page]:
         """A developer page as an article: no catalog neighbours or related guides."""
         snapshot = self._snapshot(site)
         page = next((p for p in developer_pages(snapshot, locale) if p.slug == slug), None)
@@ -104,12 +123,13 @@ class DocsReader:
             raise NotFound("no such article", code="article-not-found")
         body = self._body(page, snapshot)
         found = _article(site, page, locale, body, None, None, [], [])
-        return found.model_copy(
+        renamed = found.model_copy(
             update={
                 "slug": DEVELOPER_PREFIX + page.slug,
                 "url": article_href(DEVELOPER_PREFIX + page.slug),
             }
         )
+        return renamed, page
 
     def asset(
         self, site: SiteConfig, slug: str, asset_id: str, etags: Collection[str] = ()

@@ -52,6 +52,20 @@ class TocEntry(BaseModel):
     level: int
 
 
+class ArticleFreshness(BaseModel):
+    """How fresh the article is; the same fields as a search hit's ``freshness``."""
+
+    indexedAt: str | None = Field(
+        default=None, description="When the site's current search index was built (ISO 8601)."
+    )
+    modifiedAt: str | None = Field(
+        default=None, description="When the article's Markdown file was last modified."
+    )
+    commit: str | None = Field(
+        default=None, description="The git commit of the docs root, when it is a git work tree."
+    )
+
+
 class Article(BaseModel):
     site: str
     slug: str
@@ -71,6 +85,7 @@ class Article(BaseModel):
     next: ArticleRef | None
     related: list[ArticleRef]
     url: str
+    freshness: ArticleFreshness = Field(default_factory=ArticleFreshness)
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from askdocs.errors import AskDocsError
 from askdocs.reader.schemas import Article, Catalog
-from askdocs.server.deps import CatalogDep, HostDep, ReaderDep, public_site
+from askdocs.server.deps import CatalogDep, EngineDep, HostDep, ReaderDep, public_site
 from askdocs.server.schemas import ErrorBody
 from askdocs.server.signin import SiteCallerDep
+from askdocs.service import AskDocs
 from askdocs.settings import SiteConfig
 from askdocs.sites import VISITOR, SiteCaller, SiteCatalog
 
@@ -52,6 +54,7 @@ def catalog(
 @router.get("/api/docs/articles/{slug:path}", response_model=Article, responses=_ERRORS)
 def article(
     reader: ReaderDep,
+    engine: EngineDep,
     sites: CatalogDep,
     host: HostDep,
     caller: SiteCallerDep,
@@ -60,8 +63,23 @@ def article(
     site: SiteParam = None,
 ) -> JSONResponse:
     chosen = reader_site(sites, host, site, caller)
-    body = reader.article(chosen, slug, locale, developer=caller.reads_developer_pages)
+    body = reader.article(
+        chosen,
+        slug,
+        locale,
+        developer=caller.reads_developer_pages,
+        indexed_at=_indexed_at(engine, chosen.id),
+    )
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
+
+
+def _indexed_at(engine: AskDocs, site_id: str) -> float | None:
+    """When the collection a search of the site reads now was built; None before any (or
+    when the store cannot say: freshness never fails an article)."""
+    try:
+        return engine.indexed_at(engine.status(site_id).collection)
+    except AskDocsError:
+        return None
 
 
 @router.get(
