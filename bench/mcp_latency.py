@@ -10,7 +10,11 @@ Starts ``askdocs mcp --docs DOCS`` exactly as an MCP host would (a fresh data di
 - hybrid: from the handshake until a search answers in ``hybrid`` mode (polled every
   ``--poll`` seconds);
 - warm calls: p50 / max of ``--warm`` more searches (hybrid);
-- restart: a second process on the same data dir, handshake to first answer (incremental).
+- restart: a second process on the same data dir, handshake to first answer (incremental);
+- server_cpu_s: CPU (user + system) of the server process and its workers over the whole
+  session, start to exit, with the 1-minute load average at its start (the machine's other
+  work slows wall times, not CPU). With ``--first-only`` the session ends right after the
+  first answer, so this is about the CPU the first answer cost.
 
 It also checks that the question cites the expected page, and exits 1 when it does not.
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -39,7 +44,8 @@ EXPECTED = "tutorial/cors.md"
 
 
 def server(docs: Path, data_dir: Path) -> Client:
-    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    keep = ("PATH", "HOME", "LANG", "PYTHONPATH")  # PYTHONPATH: measure this checkout's src
+    env = {key: os.environ[key] for key in keep if key in os.environ}
     env["ASKDOCS_DATA_DIR"] = str(data_dir)
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "askdocs", "mcp", "--docs", str(docs)], env=env
@@ -86,6 +92,8 @@ async def run_once(
 ) -> dict[str, Any]:
     """``poll_s`` 0: stop after the first answer (no wait for hybrid, no warm calls)."""
     started = time.perf_counter()
+    load = os.getloadavg()[0]
+    children = _children_cpu()
     async with server(docs, data_dir) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         handshake = time.perf_counter() - started
@@ -102,6 +110,8 @@ async def run_once(
             times.append(time.perf_counter() - begun)
     paths = [hit["citation"]["path"] for hit in found["hits"]]
     return {
+        "load_1min": round(load, 1),
+        "server_cpu_s": round(_children_cpu() - children, 2),
         "tools": tools,
         "handshake_s": round(handshake, 2),
         "first_call_s": round(first, 2),
@@ -114,6 +124,12 @@ async def run_once(
         "top_paths": paths,
         "top_citation": found["hits"][0]["citation"] if found["hits"] else None,
     }
+
+
+def _children_cpu() -> float:
+    """User + system CPU of the ended server processes (and their workers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def main() -> None:

@@ -297,8 +297,11 @@ class AskDocs:
         audience: Audience | None = None,
         limit: int = 10,
         history: Sequence[str] = (),
+        keyword_only: bool = False,
     ) -> SearchResult:
-        """Hybrid search over the last complete collection of ``site``."""
+        """Hybrid search over the last complete collection of ``site``. ``keyword_only``
+        searches BM25 alone without creating the embedder (MCP local mode's first answers,
+        while only a keyword-only collection exists: the same hits, no model load)."""
         config = self.site(site)
         if config.id in self._empty and config.id not in self._errors:
             raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
@@ -311,7 +314,8 @@ class AskDocs:
             limit=limit,
             history=tuple(history),
         )
-        result = Retriever(self.store, self.embedder, self.settings.search).search(request)
+        embedder = None if keyword_only else self.embedder
+        result = Retriever(self.store, embedder, self.settings.search).search(request)
         roots = [root.path for root in config.roots]
         hits = self.freshness.hits(result.hits, roots, self.indexed_at(result.collection))
         return dataclasses.replace(result, hits=hits)

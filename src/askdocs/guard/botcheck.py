@@ -13,8 +13,6 @@ import logging
 from collections.abc import Collection
 from typing import Any, Protocol
 
-import httpx
-
 from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
 from askdocs.settings import BotCheckSettings, Settings
 
@@ -76,6 +74,8 @@ class TurnstileCheck:
             raise _failed("the bot-check token was issued for another site")
 
     async def _siteverify(self, token: str) -> dict[str, Any]:
+        import httpx  # here: the site catalog imports this module, MCP stdio needs no httpx
+
         form = {"secret": self._secret, "response": token}
         try:
             async with httpx.AsyncClient(timeout=self._timeout) as client:

@@ -58,6 +58,11 @@ class SiteProgress:
         return self._ready.is_set()
 
     @property
+    def stopping(self) -> bool:
+        """True once the indexer was told to stop (a waiting run should end)."""
+        return self._stop.is_set()
+
+    @property
     def building(self) -> bool:
         """True from the moment a run is asked for until it has ended."""
         return self.phase in ("queued", "running")

@@ -19,7 +19,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import anyio
 from mcp.server.elicitation import render_elicitation_schema
@@ -38,7 +38,9 @@ from pydantic import BaseModel, Field
 from askdocs.errors import AskDocsError, InvalidInput, RateLimited
 from askdocs.mcp.backend import Call
 from askdocs.mcp.errors import describe
-from askdocs.mcp.remote import RemoteBackend
+
+if TYPE_CHECKING:  # httpx loads only in server mode (local stdio starts faster)
+    from askdocs.mcp.remote import RemoteBackend
 
 T = TypeVar("T")
 DECISION_SECONDS = 600.0  # how long a change tool waits for the person's decision

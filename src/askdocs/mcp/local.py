@@ -6,11 +6,19 @@ run per site to the indexer; on a cold store that run first builds a keyword-onl
 collection (seconds, no model), so the first search answers from BM25 while the vectors
 are embedded. A search waits a bounded time for the site's first searchable collection,
 reporting progress, then fails with ``IndexBuilding`` saying how far it got.
+
+The first answer on a cold store is what an agent waits for (issue #18: hits within 3 s),
+so until it has been given nothing else competes for the CPU: the site is marked ready
+as soon as its keyword-only collection exists (the ready check would create the embedder),
+keyword-phase searches run without the embedder (the only collection has no vectors, so
+the hits are the same), and the full run, which loads the model and embeds, starts only
+once a search has answered or ``FIRST_ANSWER_GRACE_SECONDS`` passed.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from functools import partial
 from pathlib import Path
@@ -21,6 +29,7 @@ from askdocs.core import Core
 from askdocs.corpus.freshness import freshness_json
 from askdocs.indexing import SiteProgress
 from askdocs.indexing.indexer import Work
+from askdocs.indexing.progress import Stopped
 from askdocs.ingest import CorpusSnapshot
 from askdocs.llm.types import ChatMessage, ChatModel
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
@@ -41,6 +50,7 @@ from askdocs.types import Page
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 STOP_WAIT_SECONDS = 5.0
+FIRST_ANSWER_GRACE_SECONDS = 3.0  # cold store: the full run waits this long for a search
 
 
 class LocalBackend:
@@ -53,10 +63,11 @@ class LocalBackend:
         self.pool = core.pool
         self.wait_seconds = index_wait_seconds
         self.indexes = {site.id: core.indexer.progress(site.id) for site in self.service.sites}
+        self.phases = StartPhases()
 
     async def start(self) -> None:
         for site in self.indexes:
-            self.core.indexer.submit(site, local_run(self.service, site))
+            self.core.indexer.submit(site, local_run(self.service, site, self.phases))
 
     async def aclose(self) -> None:
         await self.core.aclose(STOP_WAIT_SECONDS)
@@ -71,14 +82,20 @@ class LocalBackend:
         site = self.service.site(args.site)
         index = self.indexes[site.id]
         await index.wait_ready(self.wait_seconds, call.progress)
+        keyword_only = site.id in self.phases.keyword
         result = await self.pool.run(
             lambda: self.service.search(
-                args.query, site=site.id, locale=args.locale, limit=args.limit
+                args.query,
+                site=site.id,
+                locale=args.locale,
+                limit=args.limit,
+                keyword_only=keyword_only,
             )
         )
         output = search_output(args.query, site.id, result, _single_root(site))
         if output.mode == "keyword" and index.building:
             output.note = index.progress_note()
+        self.phases.answered_once(output.mode)
         return output
 
     async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput:
@@ -124,25 +141,58 @@ class LocalBackend:
         return await self.pool.run(partial(self.service.snapshot, site.id))
 
 
-def local_run(service: AskDocs, site_id: str) -> Work:
+class StartPhases:
+    """What the start-up runs and the searches tell each other (module text): the sites
+    whose only collection is keyword-only, and whether a search has answered yet."""
+
+    def __init__(self, grace_seconds: float = FIRST_ANSWER_GRACE_SECONDS) -> None:
+        self.keyword: set[str] = set()
+        self.answered = threading.Event()
+        self.grace_seconds = grace_seconds
+
+    def answered_once(self, mode: str) -> None:
+        if self.answered.is_set():
+            return
+        self.answered.set()
+        logger.info("first search answered (%s; process CPU %.1f s)", mode, time.process_time())
+
+    def wait_answered(self, progress: SiteProgress) -> None:
+        """Block until a search answered, the grace time passed or the indexer stops."""
+        deadline = time.monotonic() + self.grace_seconds
+        while not self.answered.wait(min(0.1, max(0.0, deadline - time.monotonic()))):
+            if progress.stopping:
+                raise Stopped
+            if time.monotonic() >= deadline:
+                return
+
+
+def local_run(service: AskDocs, site_id: str, phases: StartPhases | None = None) -> Work:
     """The start-up run of one site: keyword-only first on an empty store, then the full
     index; the site is searchable as soon as any complete collection exists."""
+    phases = phases or StartPhases()
 
     def run(progress: SiteProgress) -> object:
-        _keyword_first(service, site_id)  # before the ready check, which may load the model
-        if service.status(site_id).ready:
+        if _keyword_first(service, site_id):
+            phases.keyword.add(site_id)
+            progress.mark_ready()  # searchable now; the ready check would load the model
+            phases.wait_answered(progress)
+        elif service.status(site_id).ready:
             progress.mark_ready()
-        report = service.index(site_id, progress.report)
+        try:
+            report = service.index(site_id, progress.report)
+        finally:
+            phases.keyword.discard(site_id)
         progress.mark_ready()
         return report
 
     return run
 
 
-def _keyword_first(service: AskDocs, site_id: str) -> None:
-    """A store with no collection at all: BM25 first, so the first search answers."""
+def _keyword_first(service: AskDocs, site_id: str) -> bool:
+    """A store with no collection at all: BM25 first, so the first search answers.
+    True when it built that keyword-only collection."""
     if service.store.backend.pointers():
-        return
+        return False
     report = service.index(site_id, keyword_only=True)
     logger.info(
         "keyword-only index of %s ready in %.1f s (process CPU %.1f s since start)",
@@ -150,6 +200,7 @@ def _keyword_first(service: AskDocs, site_id: str) -> None:
         report.seconds,
         time.process_time(),
     )
+    return report.chunks > 0
 
 
 def _single_root(site: SiteConfig) -> Path | None:

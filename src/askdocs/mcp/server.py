@@ -9,9 +9,10 @@ error; the traceback stays in the server log.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeGuard, TypeVar
 
 import anyio
 from mcp.server.auth.provider import TokenVerifier
@@ -23,14 +24,16 @@ from pydantic import Field
 
 from askdocs import __version__
 from askdocs.errors import AskDocsError
-from askdocs.mcp.admin import AdminTools
 from askdocs.mcp.auth import AuthContext, current_auth
 from askdocs.mcp.backend import ArticleArgs, Call, DocsBackend, SearchArgs
 from askdocs.mcp.errors import describe
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
-from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.surface import DocsServer
 from askdocs.search.query import MAX_QUERY_CHARS
+
+if TYPE_CHECKING:
+    from askdocs.mcp.admin import AdminTools
+    from askdocs.mcp.remote import RemoteBackend
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -193,9 +196,18 @@ def build_server(backend: DocsBackend, options: ServerOptions) -> MCPServer[Any]
         chosen["ask"] = tools.ask
     for name, tool in chosen.items():
         server.add_tool(tool, name=name, description=_one_paragraph(tool), annotations=READ_ONLY)
-    if isinstance(backend, RemoteBackend):
+    if _is_remote(backend):
+        from askdocs.mcp.admin import AdminTools
+
         _add_admin_tools(server, AdminTools(backend, lambda ctx: tools.call(ctx)))
     return server
+
+
+def _is_remote(backend: DocsBackend) -> TypeGuard[RemoteBackend]:
+    """Server mode. Its module (and httpx) loads only there: a backend of that class
+    cannot exist before ``askdocs.mcp.remote`` was imported."""
+    remote = sys.modules.get("askdocs.mcp.remote")
+    return remote is not None and isinstance(backend, remote.RemoteBackend)
 
 
 def _one_paragraph(tool: Callable[..., object]) -> str:
