@@ -3,10 +3,13 @@ makes provider P2 active through the admin REST API and the next ``POST /api/ask
 P2's text (its model named in the request P2 received); deactivating P2 sends the next
 question back to the configured model. No restart: one app throughout. The configured model
 and P2 are scripted servers on 127.0.0.1 speaking the real streaming protocols
-(OpenAI-compatible, Anthropic)."""
+(OpenAI-compatible, Anthropic); the last test does the same against a real ``askdocs serve``."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +20,18 @@ from askdocs.app import App
 from askdocs.server.app import create_app
 from tests.assistant.conftest import Harness, docs_root, make_settings, open_harness
 from tests.assistant.scripted import ModelServer, Script, model_server
+from tests.db.fixtures import database_url, postgres_server
+from tests.reader.fixtures import build_tree
+from tests.reader.serve import serving, toml_config
 
-__all__ = ["docs_root"]  # the fixture
+__all__ = ["database_url", "docs_root", "postgres_server"]  # the fixtures
 pytestmark = pytest.mark.anyio
 ADMIN = "/api/v1/admin"
 QUESTION = {"token": "", "messages": [{"role": "user", "content": "How do I install askdocs?"}]}
+SERVED_QUESTION = {
+    "token": "",
+    "messages": [{"role": "user", "content": "install fixture with pip"}],
+}
 
 
 async def _admin(
@@ -65,9 +75,9 @@ def _provider(kind: str, server: ModelServer) -> dict[str, Any]:
 
 @pytest.mark.parametrize("kind", ["openai-compatible", "anthropic"])
 async def test_ask_ai_streams_the_active_stored_provider(
-    tmp_path: Path, docs_root: Path, kind: str
+    tmp_path: Path, docs_root: Path, database_url: str, kind: str
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'ask.db'}"
+    url = database_url  # SQLite and PostgreSQL
     with model_server() as configured, model_server() as p2:
         overrides = {"bot_check": {"provider": "off"}}
         async with open_harness(tmp_path / "data", url, docs_root, configured, **overrides) as h:
@@ -122,3 +132,74 @@ async def test_ask_ai_falls_back_to_the_configured_model_without_the_database(
             assert "stored chat provider unavailable" in caplog.text  # it did try
         finally:
             await built.aclose()
+
+
+def _cli(data_dir: Path, config: Path, *args: str) -> str:
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data_dir), "--config"]
+    done = subprocess.run(
+        [*command, str(config), *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def _served_ask(client: httpx.Client) -> str:
+    """The first answer once the background index is searchable (503 index_building before)."""
+    deadline = time.monotonic() + 90
+    while True:
+        response = client.post("/api/ask", json=SERVED_QUESTION, timeout=60)
+        building = response.status_code == 503 and "index_building" in response.text
+        if not building or time.monotonic() > deadline:
+            assert response.status_code == 200, response.text
+            return response.text
+        time.sleep(0.2)
+
+
+def _served_admin(
+    client: httpx.Client, headers: dict[str, str], operation: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    proposed = client.post(f"{ADMIN}/proposals/{operation}", json=args, headers=headers)
+    assert proposed.status_code == 200, proposed.text
+    body = {**args, "confirmationToken": proposed.json()["confirmationToken"]}
+    applied = client.post(f"{ADMIN}/apply/{operation}", json=body, headers=headers)
+    assert applied.status_code == 200, applied.text
+    result: dict[str, Any] = applied.json()
+    return result
+
+
+@pytest.mark.slow
+def test_a_served_ask_ai_switches_provider_without_a_restart(tmp_path: Path) -> None:
+    """The same switch against a real ``askdocs serve`` process."""
+    build_tree(tmp_path)
+    with model_server() as configured, model_server() as p2:
+        extra = f"""
+[chat]
+provider = "openai-compatible"
+model = "configured"
+base_url = "{configured.url}/v1"
+
+[embedding]
+provider = "none"
+
+[ask]
+limits_timeout_seconds = 5  # a healthy store on a loaded machine must never look down
+"""
+        config = toml_config(tmp_path, extra=extra, index=True)
+        data_dir = tmp_path / "data"
+        data_dir.mkdir()
+        _cli(data_dir, config, "users", "create", "--email", "root@x.io", "--platform-admin")
+        token = _cli(data_dir, config, "token", "create", "--email", "root@x.io", "--ttl", "3600")
+        headers = {"Authorization": f"Bearer {token}"}
+        configured.responder = lambda body: Script(["From the configured model."])
+        with serving(data_dir, config) as server, httpx.Client(base_url=server.url) as client:
+            assert _served_ask(client) == "From the configured model."
+            made = _served_admin(
+                client, headers, "create-inference-provider", _provider("openai-compatible", p2)
+            )
+            p2.script(Script(["From P2, served."]))
+            assert _served_ask(client) == "From P2, served."
+            assert [body["model"] for body in p2.requests] == ["model-p2"]
+            args = {"providerId": made["created"]["id"], "active": False}
+            _served_admin(client, headers, "update-inference-provider", args)
+            assert _served_ask(client) == "From the configured model."
+            assert len(p2.requests) == 1
