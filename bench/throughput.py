@@ -20,6 +20,10 @@ the load average during the runs, and the after/before ratios. The CPU per reque
 figure that survives a busy machine; requests/s and latencies are only comparable within
 one run.
 
+Also reported per server: the first search after ``/readyz`` said ready (ms) and the
+server's resident memory (``VmRSS``) and peak (``VmHWM``) after all the load, i.e. after
+far more than 200 searches (MB).
+
 ``--in-process`` also times ``AskDocs.search`` on the after data dir in this process (CPU
 per search), so the HTTP overhead is the ratio of the two CPU figures.
 """
@@ -60,6 +64,15 @@ class Server:
     site: str
     process: subprocess.Popen[bytes]
     base: str
+
+    def memory_mb(self) -> dict[str, float]:
+        """``VmRSS`` and ``VmHWM`` of the server process, in MB."""
+        found = {}
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                found[key] = round(int(value.split()[0]) / 1024, 1)
+        return found
 
     def cpu_seconds(self) -> float:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -163,6 +176,16 @@ async def load(server: Server, clients: int, seconds: float, questions: list[str
     return cell
 
 
+def first_search_ms(server: Server, question: str) -> float:
+    """The first ``/api/search`` right after ``/readyz`` said ready."""
+    began = time.perf_counter()
+    response = httpx.get(
+        server.base + "/api/search", params={"q": question, "site": server.site}, timeout=60
+    )
+    response.raise_for_status()
+    return round(1000 * (time.perf_counter() - began), 1)
+
+
 def merge(into: Cell, one: Cell) -> None:
     into.rates += one.rates
     into.latencies += one.latencies
@@ -224,9 +247,12 @@ def main() -> None:
         start("after", args.after_src, args.after_data, args.after_site, args.docs, args.after_env),
     ]
     cells: dict[tuple[str, int], Cell] = {}
+    first: dict[str, float] = {}
+    memory: dict[str, dict[str, float]] = {}
     try:
         for server in servers:
             wait_ready(server)
+            first[server.name] = first_search_ms(server, questions[0])
             asyncio.run(load(server, 2, 3.0, questions))  # warm-up: model loaded, caches hot
         for round_ in range(args.rounds):
             order = servers if round_ % 2 == 0 else servers[::-1]
@@ -234,11 +260,14 @@ def main() -> None:
                 for server in order:
                     one = asyncio.run(load(server, clients, args.seconds, questions))
                     merge(cells.setdefault((server.name, clients), Cell()), one)
+        memory = {server.name: server.memory_mb() for server in servers}
     finally:
         for server in servers:
             server.process.terminate()
             server.process.wait(30)
     report = summarize(cells, args.clients)
+    report["first_search_ms"] = first
+    report["memory_mb_after_load"] = memory
     if args.in_process:
         cpu = in_process(args.after_data, args.after_site, args.docs, questions, args.in_process)
         report["in_process_cpu_ms_per_search"] = cpu
@@ -268,6 +297,8 @@ def text(report: dict[str, object], counts: list[int]) -> str:
             f"{row['load_avg']:>5} {row['errors']:>7}"
         )
     lines.append("after/before: " + json.dumps(report["after_over_before"]))
+    lines.append(f"first search after /readyz (ms): {json.dumps(report['first_search_ms'])}")
+    lines.append(f"memory after load (MB): {json.dumps(report['memory_mb_after_load'])}")
     if "in_process_cpu_ms_per_search" in report:
         lines.append(f"in-process CPU ms/search (after): {report['in_process_cpu_ms_per_search']}")
     return "\n".join(lines)

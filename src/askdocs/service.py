@@ -196,6 +196,7 @@ class AskDocs:
         started = time.monotonic()
         with self._index_lock:
             self._building.add(site.id)
+            embedder: Embedder | None = None
             try:
                 embedder = None if keyword_only else self.embedder
                 report = self._index(site, embedder, progress, started)
@@ -204,6 +205,7 @@ class AskDocs:
                 raise
             finally:
                 self._building.discard(site.id)
+                _release_documents(embedder)
         self._errors.pop(site.id, None)
         return report
 
@@ -367,6 +369,14 @@ def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | Non
 
 def _with_query_cache(embedder: Embedder | None, size: int) -> Embedder | None:
     return QueryCache(embedder, size) if embedder is not None else None
+
+
+def _release_documents(embedder: Embedder | None) -> None:
+    """After an indexing run: the local model frees its document session (searches keep
+    the query session), some 250 MB of a server's steady memory."""
+    release = getattr(embedder, "release_documents", None)
+    if callable(release):
+        release()
 
 
 def _close(embedder: Embedder | None) -> None:

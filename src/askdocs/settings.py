@@ -96,6 +96,9 @@ class EmbeddingSettings(BaseModel):
     max_concurrent_requests: int = Field(default=2, ge=1, le=64)
     cache_dir: Path | None = None  # compiled local model files; None: <data_dir>/models
     query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)  # query vectors kept; 0: off
+    # the local providers' query session (embeddings/local.py): weights and threads
+    query_precision: Literal["auto", "fp32", "int8"] = "auto"
+    query_threads: int | None = Field(default=None, ge=1, le=64)
 
 
 class SearchSettings(BaseModel):

@@ -6,6 +6,15 @@ no task prefixes). Texts are truncated at 256 tokens, as sentence-transformers d
 ``local`` runs the float32 weights; ``local-int8`` the same graph with int8 weights (one
 scale per output channel), a separate model id and so a separate collection.
 
+Queries run on a session of their own: ``query_precision`` (default: the documents' one;
+the service passes ``embedding.query_precision``) and ``query_threads`` (default one
+thread: a query is ~25 tokens, a second thread costs more in hand-offs than it saves, and
+the search pool runs one query per core side by side). An int8 query session against
+float32 document vectors leaves the collection, and its model id, unchanged. The document
+session is opened only when documents are embedded, so a server whose index is current
+never holds the float32 weights, and ``release_documents()`` frees it after an indexing
+run.
+
 All the texts of one call are sorted by token length before they are cut into batches,
 and the vectors are returned in input order: a batch pads only to its own longest text.
 
@@ -24,12 +33,14 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Encoding
 
+from askdocs.blocking import usable_cpus
 from askdocs.embeddings.local_model import (
     EncoderRuntime,
     ModelConfig,
     bundled_model_dir,
     load_runtime,
     read_config,
+    release_runtime,
 )
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.variants import Precision
@@ -41,6 +52,7 @@ MODEL_ID = f"local:{MODEL_NAME}"  # search/threshold.py keys its calibrated valu
 INT8_MODEL_ID = f"{MODEL_ID}-int8"
 MODEL_ALIASES = frozenset({MODEL_NAME.lower(), f"sentence-transformers/{MODEL_NAME}".lower()})
 BATCH_SIZE = 16  # texts per onnxruntime call; measured faster than 32 or 64 on CPU
+QUERY_THREADS = 1
 
 
 class LocalEmbedder:
@@ -55,11 +67,16 @@ class LocalEmbedder:
         fused: bool | None = None,
         precision: Precision = "fp32",
         cache_dir: Path | None = None,
+        query_precision: Precision | None = None,
+        query_threads: int = QUERY_THREADS,
     ) -> None:
         """``fused``: None picks the fastest graph the runtime supports (see bert_graph).
-        ``cache_dir``: where the compiled model file is kept between starts."""
+        ``cache_dir``: where the compiled model file is kept between starts.
+        ``query_precision``: the query session's weights (None: ``precision``)."""
         self._threads = threads
         self._precision: Precision = precision
+        self._query_precision: Precision = query_precision or precision
+        self._query_threads = max(1, query_threads)
         self._cache_dir = cache_dir
         self._fused = fused
         self._model_dir = model_dir
@@ -69,6 +86,11 @@ class LocalEmbedder:
     @property
     def model_id(self) -> str:
         return INT8_MODEL_ID if self._precision == "int8" else MODEL_ID
+
+    @property
+    def query_model_id(self) -> str:
+        """What query vectors come from (the query cache keys on it)."""
+        return f"{self.model_id}|query-{self._query_precision}"
 
     @property
     def dimension(self) -> int:
@@ -83,8 +105,9 @@ class LocalEmbedder:
         return self._model_dir
 
     def load(self) -> None:
-        """Build the encoder now instead of on the first embed call."""
-        self._runtime()
+        """Open the query session now instead of on the first search (the document
+        session opens on the first ``embed_documents`` call that has texts)."""
+        self._query_runtime()
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -98,11 +121,25 @@ class LocalEmbedder:
         return out
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])
+        runtime = self._query_runtime()
+        row = np.asarray([runtime.tokenizer.encode(text).ids], dtype=np.int64)
+        return runtime.run(row, np.ones_like(row))
+
+    def release_documents(self) -> None:
+        """Free the document session (its weights and its arena, some 250 MB for float32
+        after batches of long texts) when queries do not share it; the next
+        ``embed_documents`` opens it again from the compiled file (about 0.1 s)."""
+        if (self._threads or usable_cpus(), self._precision) == (
+            self._query_threads,
+            self._query_precision,
+        ):
+            return
+        release_runtime(self.model_dir, self._threads, fused=self._fused, precision=self._precision)
 
     def token_lengths(self, texts: Sequence[str]) -> list[int]:
         """Each text's length in model tokens after truncation (the builder sorts by it)."""
-        return [len(e.ids) for e in self._runtime().tokenizer.encode_batch(list(texts))]
+        tokenizer = self._query_runtime().tokenizer  # the same tokenizer, already open
+        return [len(e.ids) for e in tokenizer.encode_batch(list(texts))]
 
     def _runtime(self) -> EncoderRuntime:
         return load_runtime(
@@ -110,6 +147,15 @@ class LocalEmbedder:
             self._threads,
             fused=self._fused,
             precision=self._precision,
+            cache_dir=self._cache_dir,
+        )
+
+    def _query_runtime(self) -> EncoderRuntime:
+        return load_runtime(
+            self.model_dir,
+            self._query_threads,
+            fused=self._fused,
+            precision=self._query_precision,
             cache_dir=self._cache_dir,
         )
 
@@ -135,12 +181,18 @@ def pad_batch(
 
 
 def from_settings(settings: EmbeddingSettings, precision: Precision = "fp32") -> LocalEmbedder:
+    """``embedding.query_precision``: ``auto`` is int8 queries (see docs/embeddings.md)."""
     model = (settings.model or MODEL_NAME).lower()
     if model not in MODEL_ALIASES:
         raise ConfigError(
             f"the local embedding provider only runs {MODEL_NAME} (got model {settings.model!r}); "
             "use the openai-compatible provider (e.g. Ollama) for other models"
         )
+    query: Precision = "int8" if settings.query_precision == "auto" else settings.query_precision
     return LocalEmbedder(
-        threads=settings.threads, precision=precision, cache_dir=settings.cache_dir
+        threads=settings.threads,
+        precision=precision,
+        cache_dir=settings.cache_dir,
+        query_precision=query,
+        query_threads=settings.query_threads or QUERY_THREADS,
     )

@@ -13,6 +13,8 @@ it. Nothing is downloaded. Sessions are cached per process.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import importlib
 import json
 import logging
@@ -234,3 +236,37 @@ def load_runtime(
             )
             _CACHE[key] = runtime
         return runtime
+
+
+def release_runtime(
+    model_dir: Path,
+    threads: int | None,
+    *,
+    fused: bool | None = None,
+    precision: Precision = "fp32",
+) -> bool:
+    """Forget the process-wide runtime of this key (it is freed once no caller holds it)
+    and hand freed heap pages back to the system. True when one was cached."""
+    key = (model_dir.resolve(), threads or usable_cpus(), fused, precision)
+    with _LOCK:
+        released = _CACHE.pop(key, None) is not None
+    if released:
+        trim_heap()
+    return released
+
+
+def trim_heap() -> None:
+    """``malloc_trim(0)`` where the C library has it (glibc): a freed session's weights and
+    arena otherwise stay resident in the allocator's free lists (measured: 163 MB left of
+    340 MB after a float32 session that had embedded documents was freed; 80 MB after)."""
+    import gc
+
+    gc.collect()
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        trim = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):  # musl and others have no malloc_trim
+        return
+    trim(0)

@@ -1,8 +1,9 @@
 """Remember recent query vectors: a repeated question skips the model (or the paid API).
 
 ``QueryCache`` wraps any :class:`Embedder`. Its LRU holds at most ``size`` vectors (384
-floats each for the bundled model: 1,024 of them are 1.5 MB), keyed by the model id and
-the exact query text, so a switch of model never serves an old model's vector. Document
+floats each for the bundled model: 1,024 of them are 1.5 MB), keyed by the model id (the
+query model's, ``query_model_id``, where the provider has one) and the exact query text,
+so a switch of model never serves an old model's vector. Document
 embedding passes straight through.
 """
 
@@ -43,7 +44,7 @@ class QueryCache:
         return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> Vectors:
-        key = (self.inner.model_id, text)
+        key = (str(getattr(self.inner, "query_model_id", self.inner.model_id)), text)
         with self._lock:
             found = self._vectors.get(key)
             if found is not None:
@@ -74,6 +75,12 @@ class QueryCache:
         load = getattr(self.inner, "load", None)
         if callable(load):
             load()
+
+    def release_documents(self) -> None:
+        """Let the wrapped model free what only document embedding needs (local providers)."""
+        release = getattr(self.inner, "release_documents", None)
+        if callable(release):
+            release()
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
