@@ -11,7 +11,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from tests.llm.scripted import ScriptedServer, scripted_server
 from tests.reader.fixtures import build_tree
@@ -31,6 +38,12 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 READY_TIMEOUT = 120.0
+# How long Playwright's expectations and actions wait for the page to get there. Its default
+# (5 s) is a wall-clock bound: on a loaded 2-core machine the first catalog read of a fresh
+# server (parse worker start-up included) took 11 s, and the reader was still "Loading…" when
+# the expectation gave up. A longer wait changes no verdict, only how long a failure takes.
+EXPECT_TIMEOUT_MS = 30_000
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 pytestmark = pytest.mark.browser
 
