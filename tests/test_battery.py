@@ -46,3 +46,48 @@ def test_battery_short_mode_has_no_failures() -> None:
         "schemathesis",
         "postgres_down",
     } <= categories
+
+
+SCHEMATHESIS_FAILURES = """\
+=================================== FAILURES ===================================
+_______________________ GET /api/v1/admin/schemas/{operation} ______________________
+1. Test Case ID: M9D3mp
+
+- ST103 Undocumented status code
+
+    Received: 404
+    Documented: 200, 400
+
+Reproduce with:
+
+    curl -X GET -H 'Authorization: [Filtered]' http://127.0.0.1:1/api/v1/admin/schemas/0
+
+    st replay M9D3mp
+
+________________________________ Stateful tests ________________________________
+1. Test Case ID: l3imZ2
+
+- ST101 Server error
+
+[500] Internal Server Error:
+
+Reproduce with:
+
+    curl -X GET http://127.0.0.1:1/api/v1/auth/me
+    curl -X POST -d '{"x": 1}' http://127.0.0.1:1/api/v1/auth/sign-in
+
+==================================== SUMMARY ===================================
+"""
+
+
+def test_schemathesis_failing_cases_are_attributed() -> None:
+    """The unattributed ST101 of the last CI run: each failing case now names its request."""
+    from bench.battery.fuzz import failing_cases
+
+    cases = failing_cases(SCHEMATHESIS_FAILURES)
+    assert [(c.operation, c.received) for c in cases] == [
+        ("GET /api/v1/admin/schemas/{operation}", "404"),
+        ("Stateful tests", "500"),
+    ]
+    assert cases[0].checks == ["ST103 Undocumented status code"]
+    assert cases[1].curl.startswith("curl -X POST")  # the failing (last) step

@@ -50,8 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--full", action="store_true", help="full sizes (see docs/hardening.md)")
     parser.add_argument("--only", action="append", help="run only this category (repeatable)")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary line")
+    parser.add_argument("--seconds", type=int, help="schemathesis's time (30 short, 300 full)")
+    parser.add_argument("--seed", type=int, help="schemathesis's seed (random by default)")
     args = parser.parse_args(argv)
-    results = run(Mode(full=args.full), set(args.only) if args.only else None)
+    mode = Mode(full=args.full, seconds=args.seconds, seed=args.seed)
+    results = run(mode, set(args.only) if args.only else None)
     failures = sum(r.failures for r in results)
     print(f"{'total':<14} probes={sum(r.probes for r in results):<5} failures={failures}")
     if args.json:

@@ -48,6 +48,8 @@ class Result:
 @dataclass(frozen=True)
 class Mode:
     full: bool
+    seconds: int | None = None  # the schemathesis category's time (30 s short, 300 s full)
+    seed: int | None = None  # the schemathesis category's seed (random when absent)
 
     @property
     def body_mb(self) -> int:

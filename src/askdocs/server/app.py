@@ -19,6 +19,7 @@ from askdocs.app import App
 from askdocs.guard.botcheck import require_bot_check_for_public_binding
 from askdocs.server.errors import install_error_handlers
 from askdocs.server.middleware import harden
+from askdocs.server.openapi import install_openapi
 from askdocs.server.routes import ROUTER_MODULES
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, load_settings
@@ -40,6 +41,7 @@ def create_app(
     harden(http, app.settings.server.max_body_bytes)
     for name in ROUTER_MODULES:
         http.include_router(importlib.import_module(name).router)
+    install_openapi(http)
     return http
 
 

@@ -32,6 +32,7 @@ from askdocs.admin.results import (
 )
 from askdocs.errors import NotFound
 from askdocs.server.deps import AdminDep
+from askdocs.server.openapi import ERRORS_KEY
 from askdocs.server.signin import Caller
 from askdocs.users.types import Principal
 
@@ -145,7 +146,7 @@ async def list_schemas(caller: Caller) -> JsonObject:
     return {"operations": [schema_entry(name) for name in names]}
 
 
-@router.get("/schemas/{operation}")
+@router.get("/schemas/{operation}", openapi_extra={ERRORS_KEY: ["unknown_operation"]})
 async def get_schema(caller: Caller, operation: str) -> JsonObject:
     """One operation's schema, by name (``CreateSite``, ``list_sites``) or REST slug."""
     name = operation if operation in TOOL_MODELS else operation_name(operation)
