@@ -3,7 +3,7 @@ session that opens only when documents are embedded and is freed after indexing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,15 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("models")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _forget_sessions() -> Iterator[None]:
+    """Later modules compile into their own cache folders: leave them no open session
+    (the process-wide runtimes are keyed without the folder)."""
+    yield
+    for threads, precision in ((1, "int8"), (2, "int8"), (2, "fp32")):
+        local_model.release_runtime(bundled_model_dir(), threads, precision=precision)
+
+
 @pytest.fixture(scope="module")
 def mixed(cache_dir: Path) -> LocalEmbedder:
     """float32 documents, int8 queries: what ``embedding.query_precision = "auto"`` runs."""
@@ -56,9 +65,10 @@ def test_queries_open_only_the_query_session(
 ) -> None:
     sessions = _Sessions(monkeypatch)
     embedder = LocalEmbedder(threads=2, cache_dir=cache_dir, query_precision="int8")
+    assert embedder.token_lengths(["a", "a b c"]) == [3, 5]
+    assert sessions.opened == []  # counting tokens opens no session
     embedder.load()
     assert embedder.embed_query(QUERIES[0]).shape == (1, 384)
-    assert embedder.token_lengths(["a", "a b c"]) == [3, 5]  # counting needs no document session
     assert set(sessions.opened) == {(1, "int8")}  # the float32 weights are never loaded
     embedder.embed_documents(["a document"])
     assert sessions.opened[-1] == (2, "fp32")

@@ -42,6 +42,7 @@ from askdocs.embeddings.local_model import (
     load_runtime,
     read_config,
     release_runtime,
+    shared_tokenizer,
 )
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.variants import Precision
@@ -139,7 +140,7 @@ class LocalEmbedder:
 
     def token_lengths(self, texts: Sequence[str]) -> list[int]:
         """Each text's length in model tokens after truncation (the builder sorts by it)."""
-        tokenizer = self._query_runtime().tokenizer  # the same tokenizer, already open
+        tokenizer = shared_tokenizer(self.model_dir)  # no session needed to count
         return [len(e.ids) for e in tokenizer.encode_batch(list(texts))]
 
     def _runtime(self) -> EncoderRuntime:

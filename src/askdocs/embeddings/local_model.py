@@ -116,7 +116,7 @@ class EncoderRuntime:
         ``cache_dir`` keeps the compiled file for the next start (None: the user's cache
         folder, see ``user_cache_dir``; a temporary one when that is not writable)."""
         self.config = read_config(model_dir)
-        self.tokenizer = _tokenizer(model_dir, self.config.max_seq_length)
+        self.tokenizer = shared_tokenizer(model_dir)
         self.pad_id = self.tokenizer.token_to_id("[PAD]") or 0
         self.precision = precision
         opener = _Opener(model_dir, threads, precision, cache_dir)
@@ -127,6 +127,22 @@ class EncoderRuntime:
     ) -> npt.NDArray[np.float32]:
         outputs = self.session.run(["embeddings"], {"input_ids": ids, "attention_mask": mask})
         return np.asarray(outputs[0], dtype=np.float32)
+
+
+_TOKENIZERS: dict[Path, Tokenizer] = {}
+_TOKENIZER_LOCK = threading.Lock()  # not _LOCK: load_runtime holds that one while it builds
+
+
+def shared_tokenizer(model_dir: Path) -> Tokenizer:
+    """The process-wide tokenizer of this model folder (about 9 MB; every session and the
+    builder's token counts share it, and counting opens no session)."""
+    key = model_dir.resolve()
+    with _TOKENIZER_LOCK:
+        tokenizer = _TOKENIZERS.get(key)
+        if tokenizer is None:
+            tokenizer = _tokenizer(model_dir, read_config(model_dir).max_seq_length)
+            _TOKENIZERS[key] = tokenizer
+        return tokenizer
 
 
 def _tokenizer(model_dir: Path, max_length: int) -> Tokenizer:
