@@ -138,3 +138,23 @@ async def test_headers_reach_unexpected_500s(rig: Rig) -> None:
         response = await http.get("/boom")
     assert response.status_code == 500
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/orgs/%00",
+        "/api/v1/assistant/threads/%00",
+        "/api/v1/proposals/%00/discard",
+        "/api/docs/articles/a%00b",
+    ],
+)
+async def test_nul_in_a_path_id_is_400_not_a_postgresql_500(rig: Rig, path: str) -> None:
+    """Schemathesis's ST101: ``/api/v1/orgs/%00`` reached PostgreSQL, which refuses NUL in
+    text (psycopg.DataError, 500). Refused before auth or any lookup, on every backend."""
+    async with client(rig.app()) as http:
+        method = http.post if path.endswith("/discard") else http.get
+        response = await method(path)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert response.headers["x-content-type-options"] == "nosniff"

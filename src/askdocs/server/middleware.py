@@ -6,6 +6,10 @@ a declared ``Content-Length`` is refused before a byte is read, a streamed (chun
 as soon as the running count passes the limit; the handler then sees a disconnect and
 whatever it still sends is dropped. Nothing buffers more than the limit.
 
+``NulPath`` refuses a path that holds a NUL character (``%00``) with ``400 invalid_request``:
+no id, slug or file name askdocs knows has one, and PostgreSQL cannot even compare a text
+with it (a lookup of ``/api/v1/orgs/%00`` was a 500 there).
+
 ``SecurityHeaders`` adds ``X-Content-Type-Options: nosniff`` to every response (JSON,
 SSE, HTML, MCP), ``Cache-Control: no-store`` to every response to an authenticated
 request (an ``Authorization`` header, or any ``/api/v1/`` route), and
@@ -75,6 +79,23 @@ class BodyLimit:
         except Exception:
             if not guard.refused:
                 raise
+
+
+class NulPath:
+    """Refuse a request whose (decoded) path holds NUL with 400, before the app runs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and "\x00" in scope.get("path", ""):
+            message = "the path holds a NUL character"
+            body = json.dumps({"error": {"code": "invalid_request", "message": message}})
+            headers = [(b"content-type", b"application/json"), NO_STORE, NOSNIFF]
+            await send({"type": "http.response.start", "status": 400, "headers": headers})
+            await send({"type": "http.response.body", "body": body.encode()})
+            return
+        await self.app(scope, receive, send)
 
 
 @dataclass
@@ -156,10 +177,10 @@ def _headers(message: Message, authenticated: bool) -> list[tuple[bytes, bytes]]
 
 def harden(app: Starlette, max_body_bytes: int) -> None:
     """Wrap ``app``'s whole stack (its error middleware included, so even a 500 carries
-    the headers) in ``SecurityHeaders`` and ``BodyLimit``."""
+    the headers) in ``SecurityHeaders``, ``NulPath`` and ``BodyLimit``."""
     build = app.build_middleware_stack
 
     def build_hardened() -> ASGIApp:
-        return SecurityHeaders(BodyLimit(build(), max_body_bytes))
+        return SecurityHeaders(NulPath(BodyLimit(build(), max_body_bytes)))
 
     setattr(app, "build_middleware_stack", build_hardened)  # noqa: B010
