@@ -127,6 +127,7 @@ class App:
 
     async def start(self) -> None:
         self.engine.start_warm_up()  # the model loads while the database opens
+        self.reader.start_workers()  # the first reader request finds its workers ready
         await self.stored_parts()
         if self.settings.server.index_in_background:
             self.indexer.start()

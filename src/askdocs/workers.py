@@ -3,14 +3,18 @@
 Untrusted Markdown can make markdown-it spend seconds per kilobyte, and a thread cannot be
 stopped. So such work runs in a small pool of worker processes (``python -m MODULE ARGS``):
 a job that outlives its budget gets its worker killed and replaced, and the caller gets
-``WorkerTimeout``. Workers start on first use and say when they are ready, so start-up
-never eats into a job's budget. A worker module runs ``serve(answer)``: it reads pickled
+``WorkerTimeout``. Workers start on first use, or earlier with ``start_soon()`` (a
+server starts one of each at start, so its first reader request finds them ready: before,
+a fresh ``askdocs serve``'s first catalog read waited for two worker starts, 7-14 s at
+load 12 on 2 cores), and say when they are ready, so start-up never eats into a job's
+budget. A worker module runs ``serve(answer)``: it reads pickled
 jobs from stdin and writes pickled ``(status, value)`` answers to stdout (stray output of
 the work goes to stderr, never into the protocol), and exits when its stdin closes.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -18,6 +22,7 @@ import threading
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 
+log = logging.getLogger(__name__)
 STARTUP_TIMEOUT = 30.0
 Answer = tuple[str, object]
 
@@ -31,7 +36,9 @@ class WorkerTimeout(WorkerFailed):
 
 
 class _Worker:
-    def __init__(self, command: Sequence[str], name: str) -> None:
+    """A started worker process; ``await_ready`` before its first job."""
+
+    def __init__(self, command: Sequence[str]) -> None:
         self.process = subprocess.Popen(
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True
         )
@@ -41,9 +48,8 @@ class _Worker:
         self.reader = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()
         self.process.stdout.close()
-        self._await_ready(name)
 
-    def _await_ready(self, name: str) -> None:
+    def await_ready(self, name: str) -> None:
         try:
             if self.reader.poll(STARTUP_TIMEOUT) and self.reader.recv()[0] == "ready":
                 return
@@ -74,6 +80,8 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
         self._closed = False
+        self._starting: tuple[_Worker, threading.Event] | None = None  # start_soon's worker
+        self.started = 0  # worker processes started so far (diagnostics and tests)
 
     def call(self, job: object) -> Answer:
         """The worker's answer to ``job``; ``WorkerTimeout`` past the budget."""
@@ -92,12 +100,57 @@ class WorkerPool:
         with self._lock:
             return [worker.process.pid for worker in self._idle]
 
+    def start_soon(self) -> None:
+        """Start one worker now on a background thread, so the first job does not wait
+        for a process start (a job that comes while it starts waits for it, and does not
+        start a second). Nothing when a worker is idle or starting, or the pool is closed;
+        a worker that does not start is logged, and the first job tries again."""
+        with self._lock:
+            if self._closed or self._idle or self._starting is not None:
+                return
+            worker = self._spawn()
+            done = threading.Event()
+            self._starting = (worker, done)
+        thread = threading.Thread(
+            target=self._finish_start,
+            args=(worker, done),
+            name=f"askdocs-{self.name}-worker-start",
+            daemon=True,
+        )
+        thread.start()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
+            starting, self._starting = self._starting, None
         for worker in idle:
             worker.stop()
+        if starting is not None:  # its thread sees the process end and cleans up
+            worker, done = starting
+            worker.process.kill()
+            done.wait(STARTUP_TIMEOUT)
+
+    def _spawn(self) -> _Worker:
+        worker = _Worker(self._command)
+        self.started += 1
+        return worker
+
+    def _finish_start(self, worker: _Worker, done: threading.Event) -> None:
+        try:
+            worker.await_ready(self.name)
+        except WorkerFailed as exc:
+            with self._lock:
+                closed = self._closed
+            if not closed:
+                log.warning("%s", exc)
+        else:
+            self._give_back(worker)
+        finally:
+            with self._lock:
+                if self._starting is not None and self._starting[0] is worker:
+                    self._starting = None
+            done.set()
 
     def _run(self, worker: _Worker, job: object) -> Answer:
         try:
@@ -115,7 +168,18 @@ class WorkerPool:
                 raise WorkerFailed(f"the {self.name} pool is closed")
             if self._idle:
                 return self._idle.pop()
-        return _Worker(self._command, self.name)
+            starting = self._starting
+        if starting is not None:  # start_soon's worker is on its way: wait for it
+            starting[1].wait(STARTUP_TIMEOUT)
+            with self._lock:
+                if self._closed:
+                    raise WorkerFailed(f"the {self.name} pool is closed")
+                if self._idle:
+                    return self._idle.pop()
+        with self._lock:
+            worker = self._spawn()
+        worker.await_ready(self.name)
+        return worker
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:

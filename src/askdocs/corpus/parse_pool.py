@@ -56,6 +56,14 @@ class ParsePool:
             return value
         raise CorpusError(rel, str(value))
 
+    def start_soon(self) -> None:
+        """Start the worker in the background now, before a long page needs it."""
+        self._pool.start_soon()
+
+    @property
+    def workers_started(self) -> int:
+        return self._pool.started
+
     def idle_worker_pids(self) -> list[int]:
         return self._pool.idle_worker_pids()
 

@@ -1,7 +1,7 @@
 """Rendering with a time budget: Markdown is rendered in worker processes that can be killed
 (``askdocs.workers``; the worker is ``python -m askdocs.reader.worker``). A render that
 outlives its budget gets its worker killed and replaced, and the caller gets
-``RenderFailed``. Workers start on first use.
+``RenderFailed``. Workers start on first use, or in the background with ``start_soon()``.
 """
 
 from __future__ import annotations
@@ -40,6 +40,14 @@ class RenderPool:
         if status == "too-large":
             raise RenderFailed(f"rendered HTML is too large ({value} characters)")
         raise RenderFailed(f"rendering failed: {value}")
+
+    def start_soon(self) -> None:
+        """Start one worker in the background now, before the first render needs it."""
+        self._pool.start_soon()
+
+    @property
+    def workers_started(self) -> int:
+        return self._pool.started
 
     def idle_worker_pids(self) -> list[int]:
         """Process ids of the workers waiting for a render (diagnostics and tests)."""
