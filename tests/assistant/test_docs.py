@@ -37,6 +37,7 @@ FRAMES = [
     "text-start",
     "text-delta",
     "text-end",
+    "data-sources",
     "data-toolStatus",
     "data-threadTitle",
     "finish",

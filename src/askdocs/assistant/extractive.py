@@ -28,4 +28,11 @@ def extractive_reply(hits: Sequence[Hit], status: LookupStatus) -> str:
     if not hits:
         return f"{NO_MODEL}\n\n{UNAVAILABLE[status]}"
     head = f"{NO_MODEL}\n\nThe most relevant sections of the documentation:\n\n"
-    return (head + "".join(quote(hit) for hit in hits)).rstrip()
+    return (head + "".join(numbered(n, quote(hit)) for n, hit in enumerate(hits, 1))).rstrip()
+
+
+def numbered(n: int, quoted: str) -> str:
+    """The quote's title line followed by its source number, ``[n]`` (the drawer links it
+    to the n-th source of the reply)."""
+    title, rest = quoted.split("\n", 1)
+    return f"{title} [{n}]\n{rest}"

@@ -59,6 +59,11 @@ def section_text(index: int, hit: Hit) -> str:
     return f"[{index}] {_escape(heading)}\nURL: {hit.url}\n{_escape(hit.text.strip())}\n"
 
 
+def source_list(hits: Sequence[Hit]) -> list[dict[str, str]]:
+    """The injected sections as a client shows them, in the block's order (``[1]`` first)."""
+    return [{"url": hit.url, "title": hit.title, "heading": hit.heading or ""} for hit in hits]
+
+
 def format_block(hits: Sequence[Hit], max_chars: int) -> tuple[str, tuple[Hit, ...]]:
     """The block and the hits that fit in ``max_chars`` (whole sections, the first cut)."""
     head = f"{PREAMBLE}\n{OPEN}\n"

@@ -7,7 +7,7 @@ camelCase with nulls omitted. Pure: these functions only build bytes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from askdocs.llm.types import FinishReason, Usage
@@ -67,6 +67,13 @@ def proposal(payload: Mapping[str, Any]) -> bytes:
     """A change waiting for the person: ``{id, operation, summary, diff?, organisationId?,
     arguments, token}``. Transient: never part of the persisted message, never replayed."""
     return data("proposal", payload, part_id=str(payload["id"]))
+
+
+def sources(items: Sequence[Mapping[str, str]]) -> bytes:
+    """The documentation sections injected into this turn, numbered as the model saw them
+    (``[1]`` is the first): ``{sources: [{url, title, heading}]}``, so a client links the
+    reply's ``[n]`` markers. Transient: the persisted reply keeps them in its metadata."""
+    return data("sources", {"sources": [dict(item) for item in items]})
 
 
 def thread_title(thread_id: str, title: str) -> bytes:

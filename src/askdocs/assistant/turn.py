@@ -21,7 +21,7 @@ import anyio
 from askdocs.admin.active import ChatChoice
 from askdocs.assistant import stream
 from askdocs.assistant.extractive import extractive_reply
-from askdocs.assistant.inject import InjectedDocs, inject_docs
+from askdocs.assistant.inject import InjectedDocs, inject_docs, source_list
 from askdocs.assistant.limits import ReplyBuffer, output_ceiling
 from askdocs.assistant.loop import LoopIO, LoopResult, run_loop
 from askdocs.assistant.prompt import system_prompt
@@ -135,6 +135,8 @@ class Turn:
             self.runtime.service, self.runtime.pool, settings, self.request.message.content, site
         )
         timings.retrieval = time.perf_counter() - timings.started
+        if docs.hits:
+            self.emit(stream.sources(source_list(docs.hits)))
         reply = ReplyBuffer(settings.max_message_chars)
         model = self.chat.model
         if model is None:
@@ -239,6 +241,7 @@ class Turn:
             "docsInjected": len(docs.hits),
             "timings": timings.as_metadata(),
             "proposals": self._proposals,
+            "sources": source_list(docs.hits),
         }
 
     async def _retitle(self, reply_text: str) -> None:

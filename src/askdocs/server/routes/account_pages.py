@@ -1,4 +1,5 @@
-"""The account pages: ``/sign-in``, ``/invite/{token}`` and the admin area ``/admin``.
+"""The account pages: ``/sign-in``, ``/invite/{token}`` and the admin area ``/admin`` (its
+docs-gaps report at ``/admin/report``).
 
 One template (``account.html``) and one script decide what to show from the page kind; all
 data comes from the REST API with the caller's session, so these pages carry no secrets and
@@ -17,9 +18,15 @@ router = APIRouter(include_in_schema=False)
 TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin"}
 
 
-def account_page(request: Request, kind: str) -> HTMLResponse:
+def account_page(request: Request, kind: str, tab: str | None = None) -> HTMLResponse:
     oidc = app_of(request).settings.auth.oidc
-    config = {"page": kind, "oidc": bool(oidc.issuer), "oidcName": oidc.display_name}
+    config: dict[str, object] = {
+        "page": kind,
+        "oidc": bool(oidc.issuer),
+        "oidcName": oidc.display_name,
+    }
+    if tab is not None:
+        config["tab"] = tab
     title = f"{TITLES[kind]} — askdocs"
     headers = {**page_headers("'none'"), "Referrer-Policy": "no-referrer"}
     return HTMLResponse(render("account.html", config, title), headers=headers)
@@ -38,3 +45,10 @@ def invite_page(request: Request, token: str) -> HTMLResponse:
 @router.get("/admin")
 def admin_page(request: Request) -> HTMLResponse:
     return account_page(request, "admin")
+
+
+@router.get("/admin/report")
+def admin_report_page(request: Request) -> HTMLResponse:
+    """The admin area opened on its docs-gaps report (the data comes from
+    ``GET /api/v1/admin/ask-report``, platform administrators only)."""
+    return account_page(request, "admin", tab="report")

@@ -32,7 +32,7 @@ async function main() {
       return;
     }
     showSignedIn(session);
-    await mountAdmin(root, session);
+    await mountAdmin(root, session, null, config.tab || "users");
   }
   document.body.dataset.ready = "true";
 }

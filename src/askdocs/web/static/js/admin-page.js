@@ -2,6 +2,7 @@
 // assistant (/api/v1/orgs, /api/v1/invitations, /api/v1/admin/*), so the server applies the
 // same authority checks; a refusal is shown in the panel, never hidden.
 import { el } from "./account-api.js";
+import { reportPanel } from "./admin-report.js";
 import { mountUsersPanel } from "./admin-users.js";
 
 const TABS = [
@@ -9,7 +10,9 @@ const TABS = [
   ["sites", "Sites"],
   ["providers", "Inference providers"],
   ["runs", "Index runs"],
+  ["report", "Docs gaps"], // platform administrators only
 ];
+const PATHS = { report: "/admin/report" };
 
 export function table(headers, rows) {
   const node = el("table", "admin-table");
@@ -119,6 +122,7 @@ const PANELS = {
   sites: sitesPanel,
   providers: providersPanel,
   runs: runsPanel,
+  report: (ctx) => reportPanel(ctx, { table, note, refusalText }),
 };
 
 function orgPicker(orgs, chosen, onChange) {
@@ -153,16 +157,21 @@ function newOrgForm(session, reload) {
   return form;
 }
 
-export async function mountAdmin(root, session, chosen = null) {
+// `tab`: the panel to open first ("report" at /admin/report).
+export async function mountAdmin(root, session, chosen = null, tab = "users") {
   const { organisations } = await session.call("GET", "/api/v1/orgs");
   const main = el("main", "admin");
   main.id = "admin";
   main.append(el("h1", "", "Admin"));
   const bar = el("div", "admin-bar");
   main.append(bar);
-  const reload = (orgId) => mountAdmin(root, session, orgId);
+  const reload = (orgId) => mountAdmin(root, session, orgId, ctxTab());
+  let ctxTab = () => tab;
   if (session.user.platformAdmin) bar.append(newOrgForm(session, reload));
   root.replaceChildren(main);
+  if (tab === "report" && !session.user.platformAdmin) {
+    main.append(note("The docs-gaps report is for platform administrators."));
+  }
   if (!organisations.length) {
     main.append(note("You are not in any organisation yet. An administrator can add you."));
     return;
@@ -178,14 +187,18 @@ export async function mountAdmin(root, session, chosen = null) {
   main.append(tabs, panel);
   const org = await session.call("GET", `/api/v1/orgs/${encodeURIComponent(orgId)}`);
   const ctx = { session, orgId, org, me: session.user, reload: () => show(ctx.tab) };
+  ctxTab = () => ctx.tab;
+  const allowed = TABS.filter(([name]) => name !== "report" || session.user.platformAdmin);
   async function show(name) {
     ctx.tab = name;
+    const path = PATHS[name] || "/admin";
+    if (window.location.pathname !== path) window.history.replaceState(null, "", path);
     for (const button of tabs.children) button.setAttribute("aria-selected", String(button.dataset.tab === name));
     panel.replaceChildren(note("Loading…"));
     panel.replaceChildren(await PANELS[name](ctx));
     panel.dataset.loaded = name;
   }
-  for (const [name, title] of TABS) {
+  for (const [name, title] of allowed) {
     const button = el("button", "admin-tab", title);
     Object.assign(button, { type: "button", id: `tab-${name}` });
     button.dataset.tab = name;
@@ -193,5 +206,5 @@ export async function mountAdmin(root, session, chosen = null) {
     button.addEventListener("click", () => show(name));
     tabs.append(button);
   }
-  await show("users");
+  await show(allowed.some(([name]) => name === tab) ? tab : "users");
 }

@@ -1,5 +1,5 @@
-// One answer's view, shared by the Ask AI panel, the widget and (for reuse) the assistant
-// drawer: Markdown with inline [n] citation markers tied to the numbered sources, copy
+// One answer's view, shared by the Ask AI panel, the widget and the assistant (drawer and
+// full screen): Markdown with inline [n] citation markers tied to the numbered sources, copy
 // buttons (the whole answer, each code block), the sources collapsed to one line under the
 // answer, and a row of actions. Everything is built with DOM calls (the CSP forbids eval
 // and inline styles).
@@ -135,8 +135,10 @@ const THUMB =
   '<svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M7 11v9H4v-9h3zm2 9h8.3a2 2 0 0 0 2-1.6l1.3-6.4A2 2 0 0 0 18.6 10H14l.8-4a1.7 1.7 0 0 0-3-1.4L9 9.5V20z" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/></svg>';
 
 // Thumbs up / down for one answer; "down" opens an optional comment box. Sent once per
-// choice (choosing again changes the rating).
-export function feedbackRow(answerId) {
+// choice (choosing again changes the rating). `send(answerId, rating, comment)` stores it
+// (Ask AI's visitor feedback by default; the assistant rates its replies per user);
+// `given` ("up" | "down") is a rating stored before (a restored reply).
+export function feedbackRow(answerId, { send: store = sendFeedback, given = null } = {}) {
   const row = el("div", { className: "feedback", role: "group", "aria-label": t("feedbackLabel") });
   const up = el("button", { type: "button", className: "thumb thumb-up", "aria-pressed": "false",
     "aria-label": t("helpful"), title: t("helpful") });
@@ -152,11 +154,13 @@ export function feedbackRow(answerId) {
   const submit = el("button", { type: "submit", className: "text-button", text: t("feedbackSend") });
   reason.append(label, box, submit);
   row.append(up, down, status);
+  up.setAttribute("aria-pressed", String(given === "up"));
+  down.setAttribute("aria-pressed", String(given === "down"));
   const send = async (rating, comment) => {
     up.setAttribute("aria-pressed", String(rating === "up"));
     down.setAttribute("aria-pressed", String(rating === "down"));
     try {
-      await sendFeedback(answerId, rating, comment);
+      await store(answerId, rating, comment);
       status.textContent = t("feedbackThanks");
     } catch {
       status.textContent = t("feedbackFailed");

@@ -69,6 +69,12 @@ export class AssistantApi {
     await readFrames(response.body, onFrame);
   }
 
+  // Rate one of the caller's replies: "up" | "down", with an optional comment.
+  rateReply(messageId, rating, comment) {
+    const body = comment ? { rating, comment } : { rating };
+    return this.request("POST", `/api/v1/assistant/messages/${encodeURIComponent(messageId)}/feedback`, body);
+  }
+
   // Apply one proposal: its arguments plus the token, to the operation's apply endpoint.
   apply(operation, args, token) {
     return this.request("POST", APPLY + operationSlug(operation), { ...args, confirmationToken: token });

@@ -108,6 +108,8 @@ export function mountAssistant({
     apply: (proposal, sent) => api.applyProposal(proposal.id, sent),
     discard: (proposal) => api.discardProposal(proposal.id),
     onTitle: (threadId, title) => rename(threadId, title),
+    rate: (messageId, rating, comment) => api.rateReply(messageId, rating, comment),
+    ask: (text) => submit(text),
   });
   const fresh = () => intro(welcome, (text) => submit(text));
   conversation.clear(fresh());
@@ -236,7 +238,7 @@ export function mountAssistant({
         state.threads.unshift({ id: state.current, title: "", updatedAt: new Date().toISOString() });
         renderThreads();
       }
-      answer = conversation.startAnswer(setStatus, () => submit(message, { again: true }));
+      answer = conversation.startAnswer(setStatus, () => submit(message, { again: true }), message);
       await api.chat({
         threadId: state.current,
         message,
