@@ -2,8 +2,8 @@
 
 Untrusted Markdown can make markdown-it spend seconds per kilobyte, and a thread cannot be
 stopped. So such work runs in a small pool of worker processes (``python -m MODULE ARGS``):
-a job that outlives its budget gets its worker killed and replaced, and the caller gets
-``WorkerTimeout``. Workers start on first use, or earlier with ``start_soon()`` (a
+a job that uses more than its budget of CPU time gets its worker killed and replaced, and
+the caller gets ``WorkerTimeout``. Workers start on first use, or earlier with ``start_soon()`` (a
 server starts one of each at start, so its first reader request finds them ready: before,
 a fresh ``askdocs serve``'s first catalog read waited for two worker starts, 7-14 s at
 load 12 on 2 cores), and say when they are ready, so start-up never eats into a job's
@@ -19,11 +19,16 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 
 log = logging.getLogger(__name__)
 STARTUP_TIMEOUT = 30.0
+# A job's budget is its worker's CPU time; wall time may stretch to this many times the
+# budget on a loaded machine before the job counts as over it all the same.
+WALL_FACTOR = 10
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 Answer = tuple[str, object]
 
 
@@ -48,6 +53,18 @@ class _Worker:
         self.reader = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()
         self.process.stdout.close()
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time of the worker so far (Linux ``/proc``), else ``None``."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            return None
+        try:  # after the command name: state is field 3, utime 14 and stime 15
+            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+        except (IndexError, ValueError):
+            return None
 
     def await_ready(self, name: str) -> None:
         try:
@@ -154,13 +171,37 @@ class WorkerPool:
 
     def _run(self, worker: _Worker, job: object) -> Answer:
         try:
+            started = worker.cpu_seconds()
             worker.writer.send(job)
-            if not worker.reader.poll(self.timeout):
+            if not self._answered(worker, started):
                 raise WorkerTimeout(f"{self.name} took longer than {self.timeout:g} s")
             status, value = worker.reader.recv()
         except (EOFError, OSError) as exc:
             raise WorkerFailed(f"the {self.name} worker stopped") from exc
         return str(status), value
+
+    def _answered(self, worker: _Worker, cpu_at_send: float | None) -> bool:
+        """Wait for the answer while the job has used less than ``timeout`` seconds of the
+        worker's CPU (and less than ``WALL_FACTOR`` times that in wall time).
+
+        The budget is CPU time, not wall time: on a loaded machine a page that parses in
+        1 s of CPU can take 5-10 s of wall time, and a wall budget then silently dropped it
+        from the index (fastapi's release notes, at load 15 on 2 cores). Where the worker's
+        CPU time cannot be read, the budget is wall time.
+        """
+        deadline = time.monotonic() + self.timeout * WALL_FACTOR
+        budget = self.timeout
+        while True:
+            if worker.reader.poll(budget):
+                return True
+            used = worker.cpu_seconds()
+            if cpu_at_send is None or used is None:
+                return False
+            left = self.timeout - (used - cpu_at_send)
+            wall_left = deadline - time.monotonic()
+            if left <= 0 or wall_left <= 0:
+                return False
+            budget = min(max(left, 0.05), wall_left)
 
     def _take(self) -> _Worker:
         with self._lock:
