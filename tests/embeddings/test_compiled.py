@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from askdocs.embeddings.local import INT8_MODEL_ID, MODEL_ID, LocalEmbedder, from_settings
-from askdocs.embeddings.local_model import bundled_model_dir
+from askdocs.embeddings.local_model import bundled_model_dir, release_runtime
 from askdocs.embeddings.model_files import compiled_model, model_key
 from askdocs.embeddings.query_cache import QueryCache
 from askdocs.embeddings.registry import create_embedder
@@ -37,6 +37,10 @@ def fp32() -> LocalEmbedder:
 
 @pytest.fixture(scope="module")
 def int8(cache_dir: Path) -> LocalEmbedder:
+    # Runtimes are process-wide by (folder, threads, graph, precision), and queries run on
+    # int8 with one thread by default: an earlier test's search may have opened this one from
+    # its own data dir, so forget it and this module's runtime compiles into ``cache_dir``.
+    release_runtime(bundled_model_dir(), 1, precision="int8")
     return LocalEmbedder(threads=1, precision="int8", cache_dir=cache_dir)
 
 
