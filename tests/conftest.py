@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ FASTAPI_DOCS = TEST_DATA / "fastapi-docs"
 FRIGATE_DOCS = TEST_DATA / "frigate-docs"
 HTTPX_DOCS = TEST_DATA / "httpx-docs"
 EVAL_DIR = TEST_DATA / "eval"
+
+# PostgreSQL's bounds are product timeouts (1 s by default, docs/deployment.md). On a loaded CI
+# machine a fresh pool's first connect outran it once (503 database_unavailable creating a
+# thread), so in-process apps here get 10 s; the tests of the bounds themselves
+# (tests/db/test_timeouts.py, tests/assistant/test_db_hang.py, the battery's postgres_hang
+# category, whose server gets a clean environment) set their own.
+os.environ.setdefault("ASKDOCS_DATABASE__TIMEOUT_SECONDS", "10")
 
 
 @pytest.fixture
