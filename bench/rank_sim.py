@@ -43,6 +43,7 @@ from askdocs.search.intros import follow_intros
 from askdocs.search.metrics import Judged, report
 from askdocs.search.query import is_keyword_query, search_text
 from askdocs.search.ranking import clear_winner_first, rerank
+from askdocs.search.retrieval import fusion_weights
 from askdocs.service import AskDocs
 from askdocs.settings import SearchSettings, load_settings
 from askdocs.types import Chunk
@@ -140,11 +141,7 @@ def rrf(sides: list[tuple[npt.NDArray[Any], float]], k: int, prefetch: int) -> d
 
 def ranked(d: Dump, a: Asked, s: SearchSettings, limit: int = 10) -> list[tuple[str, str]]:
     keyword = is_keyword_query(a.text)
-    k, dw, lw = (
-        (s.keyword_rrf_k, s.keyword_dense_weight, s.keyword_lexical_weight)
-        if keyword
-        else (s.rrf_k, s.dense_weight, s.lexical_weight)
-    )
+    k, dw, lw = fusion_weights(a.text, s)
     dense_order = np.argsort(-a.cosines, kind="stable")
     lexical_order = np.argsort(-a.bm25, kind="stable")
     lexical_order = lexical_order[a.bm25[lexical_order] > 0]

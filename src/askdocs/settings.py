@@ -109,9 +109,12 @@ class SearchSettings(BaseModel):
     rrf_k: int = Field(default=5, ge=1)
     dense_weight: float = Field(default=1.0, gt=0)
     lexical_weight: float = Field(default=0.25, gt=0)
-    keyword_rrf_k: int = Field(default=2, ge=1)  # queries with identifiers, or <= 3 words
+    keyword_rrf_k: int = Field(default=2, ge=1)  # queries of <= 3 words
     keyword_dense_weight: float = Field(default=0.2, gt=0)
     keyword_lexical_weight: float = Field(default=1.0, gt=0)
+    mixed_rrf_k: int = Field(default=6, ge=1)  # longer questions naming an identifier
+    mixed_dense_weight: float = Field(default=0.4, gt=0)
+    mixed_lexical_weight: float = Field(default=1.0, gt=0)
     prefetch: int = Field(default=50, ge=1, le=1000)
     candidates_factor: int = Field(default=4, ge=1, le=20)  # fetch limit x this before dedupe
     match_threshold: float | None = None  # None: the calibrated value for the model

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askdocs.search.query import MAX_QUERY_CHARS, search_text
+from askdocs.search.query import MAX_QUERY_CHARS, query_kind, search_text
 
 
 def test_a_followup_is_searched_with_the_previous_question_after_it() -> None:
@@ -40,3 +40,13 @@ def test_query_text_is_bounded_and_keeps_the_question() -> None:
     joined = search_text("y" * 1990, ["z" * 100])
     assert len(joined.text) == MAX_QUERY_CHARS
     assert joined.text.startswith("y" * 1990)
+
+
+def test_query_kinds_short_identifier_and_natural() -> None:
+    assert query_kind("receive_json") == "keyword"
+    assert query_kind("dependency scope") == "keyword"
+    assert query_kind("kubernetesCRD allowCrossNamespace default") == "keyword"
+    assert query_kind("added our office to excludedIPs but still get 429s") == "mixed"
+    assert query_kind("is one httpx.Client safe to share across threads?") == "mixed"
+    assert query_kind("how do I pass --root-path behind a proxy") == "mixed"
+    assert query_kind("how do I send an email after the response is returned") == "natural"

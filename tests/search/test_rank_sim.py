@@ -22,6 +22,7 @@ QUESTIONS = (
     Question("natural", "how do I allow requests from my React app on another origin?"),
     Question("long", "my container crashes because shared memory is too small, what do I set"),
     Question("keyword", "receive_json"),
+    Question("mixed", "how do I read a message with receive_json in my endpoint"),
     Question("short", "dependency scope"),
     Question("followup", "and how do I close it?", history=("receive JSON over a websocket",)),
     Question("broad", "send an email after returning the response without blocking"),
@@ -39,8 +40,13 @@ def rank_sim() -> Iterator[ModuleType]:
 
 @pytest.mark.parametrize(
     "search",
-    [{}, {"rrf_k": 60, "lexical_weight": 1.0}, {"prefetch": 2, "dense_margin": 0.0}],
-    ids=["defaults", "plain-rrf", "narrow"],
+    [
+        {},
+        {"rrf_k": 60, "lexical_weight": 1.0},
+        {"prefetch": 2, "dense_margin": 0.0},
+        {"mixed_rrf_k": 1, "mixed_dense_weight": 3.0, "mixed_lexical_weight": 0.1},
+    ],
+    ids=["defaults", "plain-rrf", "narrow", "mixed-dense"],
 )
 def test_the_simulator_ranks_as_the_engine(
     indexed: AskDocs, rank_sim: ModuleType, search: dict[str, object]

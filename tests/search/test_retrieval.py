@@ -10,7 +10,8 @@ import pytest
 
 from askdocs.embeddings.protocol import Embedder, Vectors
 from askdocs.errors import EmbeddingError, IndexBuilding, VectorStoreError
-from askdocs.search.retrieval import is_keyword_query
+from askdocs.index import HybridParams, IndexStore
+from askdocs.search.retrieval import Retriever, SearchRequest, is_keyword_query
 from askdocs.service import AskDocs
 from askdocs.settings import EmbeddingSettings
 from askdocs.sites import folder_site
@@ -187,3 +188,37 @@ def test_keyword_query_detection() -> None:
     assert is_keyword_query("--root-path /api/v1")
     assert is_keyword_query('Depends(scope="function")')
     assert not is_keyword_query("how do I send an email after the response is returned")
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("receive_json", (2, 0.2, 1.0)),
+        ("how do I read a message with receive_json in my endpoint", (6, 0.4, 1.0)),
+        ("how do I send an email after the response is returned", (5, 1.0, 0.25)),
+    ],
+    ids=["keyword", "mixed", "natural"],
+)
+def test_each_query_kind_is_fused_with_its_own_weights(
+    indexed: AskDocs,
+    monkeypatch: pytest.MonkeyPatch,
+    query: str,
+    expected: tuple[int, float, float],
+) -> None:
+    """The store is asked with the kind's (k, dense weight, lexical weight), defaults as
+    documented in docs/search.md; the search still finds its section."""
+    seen: list[HybridParams] = []
+    real = IndexStore.query
+
+    def recording(self: IndexStore, *args: object, **kwargs: object) -> object:
+        params = kwargs["params"]
+        assert isinstance(params, HybridParams)
+        seen.append(params)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IndexStore, "query", recording)
+    retriever = Retriever(indexed.store, indexed.embedder, indexed.settings.search)
+    result = retriever.search(SearchRequest(query=query, site=SITE))
+    assert [(p.rrf_k, p.dense_weight, p.lexical_weight) for p in seen] == [expected]
+    assert result.mode == "hybrid"
+    assert result.hits

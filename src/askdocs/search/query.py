@@ -61,3 +61,16 @@ def search_text(
 def is_keyword_query(text: str, max_words: int = 3) -> bool:
     """Short queries and queries holding identifiers lean on exact words."""
     return len(text.split()) <= max_words or bool(_IDENTIFIER.search(text))
+
+
+QueryKind = Literal["natural", "keyword", "mixed"]
+
+
+def query_kind(text: str, max_words: int = 3) -> QueryKind:
+    """Which fusion a query gets (docs/search.md, "Fusion"): ``keyword`` for at most
+    ``max_words`` words, ``mixed`` for a longer question that names an identifier
+    (``excludedIPs``, ``httpx.Client``, ``--flag``), else ``natural``. A mixed query is
+    still keyword-like (``is_keyword_query``) for the match rule and the clear-winner rule."""
+    if len(text.split()) <= max_words:
+        return "keyword"
+    return "mixed" if _IDENTIFIER.search(text) else "natural"

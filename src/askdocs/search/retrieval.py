@@ -42,7 +42,13 @@ from askdocs.search.cosines import Shown
 from askdocs.search.followup import fuse_followup
 from askdocs.search.hits import Candidate, by_score, collapse, search_locales, to_hit
 from askdocs.search.intros import follow_intros
-from askdocs.search.query import SearchQuery, bounded_query, is_keyword_query, search_text
+from askdocs.search.query import (
+    SearchQuery,
+    bounded_query,
+    is_keyword_query,
+    query_kind,
+    search_text,
+)
 from askdocs.search.ranking import clear_winner_first, rerank
 from askdocs.search.threshold import (
     KEYWORD_MATCH_RATIO,
@@ -162,19 +168,12 @@ class Retriever:
     # -- the query ---------------------------------------------------------------------
 
     def _params(self, text: str) -> HybridParams:
-        s = self.settings
-        if is_keyword_query(text):
-            return HybridParams(
-                prefetch=s.prefetch,
-                dense_weight=s.keyword_dense_weight,
-                lexical_weight=s.keyword_lexical_weight,
-                rrf_k=s.keyword_rrf_k,
-            )
+        k, dense_weight, lexical_weight = fusion_weights(text, self.settings)
         return HybridParams(
-            prefetch=s.prefetch,
-            dense_weight=s.dense_weight,
-            lexical_weight=s.lexical_weight,
-            rrf_k=s.rrf_k,
+            prefetch=self.settings.prefetch,
+            dense_weight=dense_weight,
+            lexical_weight=lexical_weight,
+            rrf_k=k,
         )
 
     def _query(
@@ -304,6 +303,16 @@ class Retriever:
             threshold=threshold,
             searched=query.text,
         )
+
+
+def fusion_weights(text: str, s: SearchSettings) -> tuple[int, float, float]:
+    """RRF ``k``, dense weight and lexical weight for a query of its kind (``query_kind``)."""
+    kind = query_kind(text)
+    if kind == "keyword":
+        return s.keyword_rrf_k, s.keyword_dense_weight, s.keyword_lexical_weight
+    if kind == "mixed":
+        return s.mixed_rrf_k, s.mixed_dense_weight, s.mixed_lexical_weight
+    return s.rrf_k, s.dense_weight, s.lexical_weight
 
 
 def _lexical_text(title: str, heading: str, text: str) -> str:
