@@ -75,6 +75,13 @@ class App:
         self.tokens: ConfirmationTokens = confirmation_tokens(settings)
         self._stored: Stored | None = None
         self._stored_lock = threading.Lock()
+        self.warm_thread: threading.Thread | None = None  # the engine's warm-up (start())
+        self.http_warming = threading.Event()  # set while the server warms its search route
+
+    @property
+    def warming_up(self) -> bool:
+        """Whether the model, or the HTTP search path, is still warming up (``/readyz``)."""
+        return self.engine.warming_up or self.http_warming.is_set()
 
     @property
     def catalog(self) -> SiteCatalog:
@@ -126,7 +133,7 @@ class App:
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.engine.start_warm_up()  # the model loads while the database opens
+        self.warm_thread = self.engine.start_warm_up()  # the model loads while the db opens
         self.reader.start_workers()  # the first reader request finds its workers ready
         await self.stored_parts()
         if self.settings.server.index_in_background:

@@ -13,8 +13,6 @@ it. Nothing is downloaded. Sessions are cached per process.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import importlib
 import json
 import logging
@@ -32,6 +30,7 @@ from tokenizers import Tokenizer
 
 from askdocs.blocking import usable_cpus
 from askdocs.embeddings.bert_graph import BertShape
+from askdocs.embeddings.heap import trim_heap
 from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
 from askdocs.embeddings.variants import Form, Precision
 from askdocs.errors import EmbeddingError
@@ -269,20 +268,3 @@ def release_runtime(
     if released:
         trim_heap()
     return released
-
-
-def trim_heap() -> None:
-    """``malloc_trim(0)`` where the C library has it (glibc): a freed session's weights and
-    arena otherwise stay resident in the allocator's free lists (measured: 163 MB left of
-    340 MB after a float32 session that had embedded documents was freed; 80 MB after)."""
-    import gc
-
-    gc.collect()
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    try:
-        trim = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):  # musl and others have no malloc_trim
-        return
-    trim(0)

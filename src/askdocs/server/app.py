@@ -2,16 +2,18 @@
 
 It builds (or takes) the one ``askdocs.app.App`` and keeps it on ``app.state.askdocs``;
 routes reach its parts through the typed dependencies of ``server.deps``. The lifespan
-calls ``App.start()`` (the database parts, then the background indexer) and
-``App.aclose()``. Start-up never waits for indexing: search and Ask AI answer 503
+calls ``App.start()`` (the database parts, then the background indexer), warms the
+search route once (``server.warm``; ``/readyz`` waits for it) and ``App.aclose()``.
+Start-up never waits for indexing: search and Ask AI answer 503
 ``index_building`` until a first complete collection exists.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 
 from fastapi import FastAPI
 
@@ -21,6 +23,7 @@ from askdocs.server.errors import install_error_handlers
 from askdocs.server.middleware import harden
 from askdocs.server.openapi import install_openapi
 from askdocs.server.routes import ROUTER_MODULES
+from askdocs.server.warm import warm_search_route
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, load_settings
 
@@ -48,10 +51,15 @@ def create_app(
 def _lifespan(app: App) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(http: FastAPI) -> AsyncIterator[None]:
+        app.http_warming.set()  # /readyz waits for one search through the route
         await app.start()
+        warming = asyncio.create_task(warm_search_route(http, app))
         try:
             yield
         finally:
+            warming.cancel()
+            with suppress(asyncio.CancelledError):
+                await warming
             await app.aclose()
 
     return lifespan

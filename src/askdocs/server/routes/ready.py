@@ -1,19 +1,19 @@
 """``GET /readyz``: 200 once every public site has a complete collection and the embedding
-model has loaded, else 503."""
+model has loaded and the search route has run once (``server.warm``), else 503."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from askdocs.server.deps import EngineDep, ReadyPoolDep
+from askdocs.server.deps import AppDep, EngineDep, ReadyPoolDep
 from askdocs.server.schemas import ReadyResponse, SiteStatusOut
 
 router = APIRouter()
 
 
 @router.get("/readyz", response_model=ReadyResponse, responses={503: {"model": ReadyResponse}})
-async def readyz(service: EngineDep, lane: ReadyPoolDep) -> JSONResponse:
+async def readyz(service: EngineDep, app: AppDep, lane: ReadyPoolDep) -> JSONResponse:
     """Runs on its own small pool, never queued behind database-bound requests."""
     public = [site.id for site in service.sites if site.public]
 
@@ -21,7 +21,7 @@ async def readyz(service: EngineDep, lane: ReadyPoolDep) -> JSONResponse:
         return [SiteStatusOut.of(service.status(site)) for site in public]
 
     sites = await lane.run(statuses)
-    loading = service.warming_up
+    loading = app.warming_up  # the model, then one search through the route (server/warm.py)
     ready = all(s.ready for s in sites) and not loading
     body = ReadyResponse(ready=ready, sites=sites, model_loading=loading)
     headers = {"Cache-Control": "no-store"}
