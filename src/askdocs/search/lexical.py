@@ -29,7 +29,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from itertools import chain
+from typing import Generic, Protocol, TypeVar
 
 import Stemmer
 
@@ -58,6 +59,7 @@ STEMMERS: dict[str, str] = {"en": "english", "cs": "czech"}
 _WORD = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
 _JOINERS = re.compile(r"[_.\-]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 class _HasFields(Protocol):
@@ -96,9 +98,7 @@ class FieldWeights:
 
 def fold(text: str) -> str:
     """NFKC, diacritics removed, case folded: the form every term is compared in."""
-    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFC", stripped).casefold()
+    return _compat(text).casefold()
 
 
 def _compat(text: str) -> str:
@@ -106,9 +106,19 @@ def _compat(text: str) -> str:
     if text.isascii():  # ASCII is invariant under every normal form: the common case
         return text
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
-    return unicodedata.normalize(
-        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c))
-    )
+    return unicodedata.normalize("NFC", _without_marks(decomposed))
+
+
+def _without_marks(decomposed: str) -> str:
+    """``decomposed`` without its combining marks. Only the non-ASCII runs are looked at
+    character by character: a page with one em dash is otherwise all ASCII."""
+    if decomposed.isascii():
+        return decomposed
+    return _NON_ASCII.sub(_drop_marks, decomposed)
+
+
+def _drop_marks(run: re.Match[str]) -> str:
+    return "".join(ch for ch in run.group() if not unicodedata.combining(ch))
 
 
 class _Analyzer:
@@ -163,6 +173,8 @@ def _camel(piece: str) -> list[str]:
 
 def _parts(raw: str) -> list[str]:
     """The parts of an identifier: split at joiners, then at camelCase boundaries."""
+    if raw.isascii() and (raw.isdigit() or (raw.isalpha() and (raw.islower() or raw.istitle()))):
+        return [raw.casefold()]  # a plain word or number: one part (most words of a corpus)
     parts: list[str] = []
     for piece in _JOINERS.split(raw):
         parts.extend(_camel(piece))
@@ -184,31 +196,62 @@ def _word_terms(raw: str, analyzer: _Analyzer) -> Iterator[str]:
             yield term
 
 
-_WORD_CACHE_SIZE = 200_000  # distinct (word, locale) pairs remembered; then it starts over
-_word_cache: dict[tuple[str, str], tuple[str, ...]] = {}
+_WORD_CACHE_SIZE = 200_000  # distinct words (or terms) remembered; then a memo starts over
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-def _cached_terms(raw: str, analyzer: _Analyzer, key: str) -> tuple[str, ...]:
-    """``_word_terms`` memoised: a corpus repeats the same words many times over."""
-    found = _word_cache.get((raw, key))
-    if found is None:
-        if len(_word_cache) >= _WORD_CACHE_SIZE:
-            _word_cache.clear()
-        found = _word_cache[(raw, key)] = tuple(_word_terms(raw, analyzer))
-    return found
+class _Memo(Generic[K, V]):
+    """A bounded memo shared by threads: a fill that would pass ``size`` entries starts
+    over with a new dict, so a thread still reading the old one is not disturbed."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: dict[K, V] = {}
+
+    def holding(self, keys: Iterable[K], compute: Callable[[K], V]) -> dict[K, V]:
+        """The memo's dict, with a value for every one of ``keys``."""
+        values = self.values
+        new = set(keys).difference(values)
+        if new:
+            if len(values) + len(new) > self.size:
+                values, new = {}, set(keys)
+            for key in new:
+                values[key] = compute(key)
+            self.values = values
+        return values
+
+
+_word_memos: dict[str, _Memo[str, tuple[str, ...]]] = {}  # per locale: word -> its terms
+_term_ids: _Memo[str, int] = _Memo(_WORD_CACHE_SIZE)
+
+
+def _terms(words: list[str], analyzer: _Analyzer) -> Iterator[str]:
+    """The terms of ``words`` in order. A corpus repeats its words, so each distinct word
+    is analysed once (``_word_terms``) and looked up in C after that."""
+    memo = _word_memos.get(analyzer.locale)
+    if memo is None:
+        memo = _word_memos.setdefault(analyzer.locale, _Memo(_WORD_CACHE_SIZE))
+    known = memo.holding(words, lambda raw: tuple(_word_terms(raw, analyzer)))
+    return chain.from_iterable(map(known.__getitem__, words))
 
 
 def analyze(text: str, locale: str = "en") -> list[str]:
     """The terms of ``text`` in order, duplicates kept (documents count them)."""
-    analyzer = _analyzer(locale)
-    terms: list[str] = []
-    for match in _WORD.finditer(_compat(text)):
-        terms.extend(_cached_terms(match.group(), analyzer, analyzer.locale))
-    return terms
+    return list(_terms(_WORD.findall(_compat(text)), _analyzer(locale)))
+
+
+def _term_ids_of(terms: list[str]) -> list[int]:
+    """``term_id`` of each of ``terms``, memoised."""
+    return list(map(_term_ids.holding(terms, _hash_id).__getitem__, terms))
 
 
 def term_id(term: str) -> int:
     """A stable unsigned 32-bit id for a term."""
+    return _term_ids_of([term])[0]
+
+
+def _hash_id(term: str) -> int:
     return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=4).digest(), "big")
 
 
@@ -222,19 +265,15 @@ def document_terms(chunk: _HasFields, weights: FieldWeights | None = None) -> Co
     body = f"{chunk.context}\n\n{chunk.text}" if chunk.context else chunk.text
     for text, weight in (*fields, (body, w.text)):
         if weight and text:
-            for term in analyze(text, locale):
-                counts[term] += weight
+            terms = analyze(text, locale)
+            for _ in range(weight):  # weights are small counts: Counter.update runs in C
+                counts.update(terms)
     return counts
-
-
-def _saturate(tf: float, length: float, params: Bm25Params) -> float:
-    norm = 1.0 - params.b + params.b * length / params.avgdl
-    return tf * (params.k1 + 1.0) / (tf + params.k1 * norm)
 
 
 def _to_sparse(values: dict[int, float]) -> SparseVector:
     ids = sorted(values)
-    return SparseVector(indices=tuple(ids), values=tuple(values[i] for i in ids))
+    return SparseVector(indices=tuple(ids), values=tuple(map(values.__getitem__, ids)))
 
 
 def document_vector(
@@ -242,14 +281,20 @@ def document_vector(
     params: Bm25Params | None = None,
     weights: FieldWeights | None = None,
 ) -> SparseVector:
-    """The BM25 term-frequency vector of a chunk (IDF applied by the store)."""
+    """The BM25 term-frequency vector of a chunk (IDF applied by the store): each term's
+    ``tf * (k1 + 1) / (tf + k1 * norm)``, ``norm = 1 - b + b * dl / avgdl``; terms that
+    share an id add up."""
     p = params or Bm25Params()
     counts = document_terms(chunk, weights)
-    length = float(sum(counts.values()))
+    norm = 1.0 - p.b + p.b * float(sum(counts.values())) / p.avgdl
+    scale, floor = p.k1 + 1.0, p.k1 * norm
+    ids = _term_ids_of(list(counts))
+    saturated = [tf * scale / (tf + floor) for tf in map(float, counts.values())]
+    if len(set(ids)) == len(ids):
+        return _to_sparse(dict(zip(ids, saturated, strict=True)))
     values: dict[int, float] = {}
-    for term, tf in counts.items():
-        key = term_id(term)
-        values[key] = values.get(key, 0.0) + _saturate(float(tf), length, p)
+    for key, value in zip(ids, saturated, strict=True):
+        values[key] = values.get(key, 0.0) + value
     return _to_sparse(values)
 
 
