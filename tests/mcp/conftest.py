@@ -33,7 +33,8 @@ def make_settings(data_dir: Path) -> Settings:
 
 def process_env(data_dir: Path, **extra: str) -> dict[str, str]:
     """A clean environment for a child ``askdocs mcp``: only what it needs, plus ``extra``."""
-    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    kept = ("PATH", "HOME", "LANG", "PYTHONPATH")  # PYTHONPATH: a worktree tests its own src
+    env = {key: os.environ[key] for key in kept if key in os.environ}
     env.update(
         ASKDOCS_DATA_DIR=str(data_dir),
         ASKDOCS_AUTH__JWT_SIGNING_KEY=KEY,

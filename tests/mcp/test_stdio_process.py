@@ -8,7 +8,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mcp import Client
 from tests.mcp.conftest import BAD_TOKENS, FIXTURE_DOCS, Tokens, askdocs_command, process_env
@@ -38,6 +38,28 @@ def test_local_mode_needs_no_token_and_search_cites_the_section(tmp_path: Path) 
     top = found["hits"][0]["citation"]  # type: ignore[index]
     assert (top["path"], top["heading"]) == ("guides/cors.md", "Credentials")
     assert top["file"] == str(FIXTURE_DOCS / "guides" / "cors.md")
+
+
+def test_each_log_record_is_printed_once(tmp_path: Path) -> None:
+    """The SDK's server puts a Rich handler on the root logger unless it has one: every
+    askdocs record used to be printed twice on stderr (askdocs's line, then Rich's)."""
+    env = process_env(tmp_path / "data", ASKDOCS_MCP__INDEX_WAIT_SECONDS="60")
+    command = askdocs_command("--docs", str(FIXTURE_DOCS))
+    stderr = tmp_path / "stderr.txt"
+
+    async def run() -> None:
+        with stderr.open("w") as errlog:
+            params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+            async with Client(stdio_client(params, errlog=errlog)) as session:
+                result = await session.call_tool("search_docs", {"query": "cookies"})
+                assert not result.is_error, result.content
+
+    anyio.run(run)
+    lines = stderr.read_text().splitlines()
+    answered = [line for line in lines if "first search answered" in line]
+    assert len(answered) == 1, lines
+    assert " INFO askdocs.mcp.local: first search answered (keyword" in answered[0]
+    assert not [line for line in lines if "local.py:" in line]  # Rich's file:line column
 
 
 @pytest.mark.parametrize("kind", BAD_TOKENS)

@@ -29,9 +29,23 @@ _HANDLER.setFormatter(logging.Formatter(FORMAT, DATE_FORMAT))
 def configure_logging(verbosity: int) -> None:
     """Route ``askdocs`` records to stderr at the level ``verbosity`` asks for (idempotent)."""
     logger = logging.getLogger("askdocs")
-    if _HANDLER not in logger.handlers:
+    if _HANDLER not in logger.handlers and _HANDLER not in logging.getLogger().handlers:
         logger.addHandler(_HANDLER)
     logger.setLevel(level_for(verbosity))
+
+
+def log_through_root() -> None:
+    """Move the handler to the root logger (``askdocs mcp``, before the server is built).
+
+    The MCP SDK's server configures logging when it is built: ``logging.basicConfig`` puts
+    a Rich handler on the root logger unless that has a handler already, and every
+    ``askdocs`` record then printed twice (ours, then the SDK's). With the handler on the
+    root, each record prints once, in this format; the SDK's own records follow the root
+    logger's level (warnings and errors)."""
+    logging.getLogger("askdocs").removeHandler(_HANDLER)
+    root = logging.getLogger()
+    if _HANDLER not in root.handlers:
+        root.addHandler(_HANDLER)
 
 
 def level_for(verbosity: int) -> int:

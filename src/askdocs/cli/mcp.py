@@ -8,6 +8,7 @@ import anyio
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.cli.logs import log_through_root
 from askdocs.mcp.app import McpRun, assemble
 from askdocs.mcp.transports import bind, is_loopback, serve_http, serve_stdio, transport_security
 
@@ -76,6 +77,7 @@ def mcp(
         docs=docs,
         api_url=api_url or settings.mcp.api_url,
     )
+    log_through_root()  # before the SDK's server configures logging (each record once)
     server, backend = assemble(settings, run)
     if run.transport == "stdio":
         _say(f"{run.mode} mode over stdio")
