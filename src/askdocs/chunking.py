@@ -4,7 +4,8 @@ A page's sections (cut at headings of level <= ``split_level`` by the corpus par
 chunks:
 
 * a section longer than ``max_chars`` splits at paragraph breaks: blank lines outside fenced
-  or indented code, so a code block is never cut;
+  or indented code, so a code block is never cut (code as the page's own parse found it,
+  ``Section.code_lines``: a page is parsed once; a section without them is parsed here);
 * a run of paragraph blocks is packed greedily up to ``max_chars``; a single block longer
   than the limit stays whole;
 * a piece shorter than ``min_chars`` absorbs the next piece while the sum stays within
@@ -22,7 +23,7 @@ in ``Chunk.heading`` and is part of the embedded text ``"{title} — {heading}\\
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from askdocs.corpus.markdown import block_tokens
@@ -30,7 +31,10 @@ from askdocs.corpus.urls import format_url
 from askdocs.types import Chunk, Page, Section
 
 # Bump whenever the chunk text, ids or URLs a given input produces could change.
-CHUNKER_VERSION = "askdocs-chunker-4"
+# 5: code lines come from the page's parse, not a parse of the rewritten section text (the
+# same chunks on every real tree tried; two code blocks that a dropped HTML line separated
+# are no longer one).
+CHUNKER_VERSION = "askdocs-chunker-5"
 # A section whose own text is at most this long and that is directly followed by its first
 # sub-section only introduces it: that sub-section carries the introduction as context.
 INTRO_MAX_CHARS = 400
@@ -52,7 +56,7 @@ def chunk_page(
     pieces = [
         _Piece(section, part, text, context if part == 0 else "")
         for section, context in zip(page.sections, contexts, strict=True)
-        for part, text in enumerate(split_section_text(section.text, max_chars))
+        for part, text in enumerate(split_section_text(section.text, max_chars, section.code_lines))
         if text.strip()
     ]
     groups = merge_pieces(pieces, max_chars=max_chars, min_chars=min_chars)
@@ -84,17 +88,21 @@ def _is_child(parent: Section, child: Section) -> bool:
     return len(child.trail) == len(parent.trail) + 1 and child.trail[:-1] == parent.trail
 
 
-def split_section_text(text: str, max_chars: int) -> list[str]:
+def split_section_text(
+    text: str, max_chars: int, code_lines: Collection[int] | None = None
+) -> list[str]:
     """Split one section's text into parts of at most ``max_chars`` at paragraph breaks."""
     if len(text) <= max_chars:
         return [text]
-    return pack_blocks(split_blocks(text), max_chars)
+    return pack_blocks(split_blocks(text, code_lines), max_chars)
 
 
-def split_blocks(text: str) -> list[str]:
-    """Paragraph blocks: ``text`` cut at blank lines that are not inside a code block."""
+def split_blocks(text: str, code_lines: Collection[int] | None = None) -> list[str]:
+    """Paragraph blocks: ``text`` cut at blank lines that are not inside a code block.
+    ``code_lines`` are its code lines as the page's parse found them (``Section``); without
+    them ``text`` is parsed here to find them."""
     lines = text.split("\n")
-    protected = _code_lines(text)
+    protected = _code_lines(text) if code_lines is None else code_lines
     blocks: list[str] = []
     current: list[str] = []
     for index, line in enumerate(lines):

@@ -31,11 +31,15 @@ class Section:
 
     ``heading`` is None for text before the first heading (the page's lead).
     ``trail`` lists the headings above it, outermost first, itself last.
+    ``code_lines``: the 0-based lines of ``text`` inside fenced or indented code, as the
+    page's own parse found them (the chunker splits long sections at blank lines outside
+    code); ``None`` when not known, and the chunker parses ``text`` to find them.
     """
 
     heading: Heading | None
     trail: tuple[str, ...]
     text: str
+    code_lines: frozenset[int] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

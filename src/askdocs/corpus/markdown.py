@@ -357,46 +357,72 @@ def build_sections(
     blank. A section's text excludes its heading line; deeper headings stay inside it.
     ``text`` may be given as its lines (one entry per source line, an entry may hold
     several lines: ``dialects.prose``), which the headings' line spans index; then runs of
-    blank lines outside ``code`` (line numbers) shrink to one, as a rewrite leaves some.
+    blank lines outside ``code`` (line numbers) shrink to one, as a rewrite leaves some,
+    and each section carries its ``code_lines`` (so chunking need not parse it again).
     """
     lines = text.split("\n") if isinstance(text, str) else list(text)
     squeeze = None if isinstance(text, str) else code
     cuts = [h for h in headings if h.top_level and h.heading.level <= split_level]
     sections: list[Section] = []
     first = cuts[0].start if cuts else len(lines)
-    lead = trim_blank_lines(_joined(lines, 0, first, squeeze))
+    lead, lead_code = _section_text(lines, 0, first, squeeze)
     if lead:
-        sections.append(Section(heading=None, trail=(), text=lead))
+        sections.append(Section(heading=None, trail=(), text=lead, code_lines=lead_code))
     stack: list[Heading] = []
     for position, item in enumerate(cuts):
         stop = cuts[position + 1].start if position + 1 < len(cuts) else len(lines)
         stack = [h for h in stack if h.level < item.heading.level] + [item.heading]
-        body = trim_blank_lines(_joined(lines, item.end, stop, squeeze))
-        sections.append(Section(item.heading, tuple(h.text for h in stack), body))
+        body, body_code = _section_text(lines, item.end, stop, squeeze)
+        sections.append(Section(item.heading, tuple(h.text for h in stack), body, body_code))
     return tuple(sections)
 
 
-def _joined(lines: Sequence[str], start: int, stop: int, squeeze: Collection[int] | None) -> str:
-    """Lines ``start:stop`` joined; with ``squeeze`` (code line numbers), a blank line right
-    after another blank line outside code is left out."""
+def _section_text(
+    lines: Sequence[str], start: int, stop: int, squeeze: Collection[int] | None
+) -> tuple[str, frozenset[int] | None]:
+    """A section's text, blank lines trimmed (``trim_blank_lines``), and, with ``squeeze``,
+    which of its lines are code."""
     if squeeze is None:
-        return "\n".join(lines[start:stop])
+        return trim_blank_lines("\n".join(lines[start:stop])), None
+    kept, code = _joined(lines, start, stop, squeeze)
+    text, leading = _trimmed("\n".join(kept))
+    return text, frozenset(line - leading for line in code if line >= leading)
+
+
+def _joined(
+    lines: Sequence[str], start: int, stop: int, squeeze: Collection[int]
+) -> tuple[list[str], list[int]]:
+    """Lines ``start:stop``, leaving out a blank line right after another blank line
+    outside code (``squeeze``: code line numbers); and the numbers, in the joined text, of
+    the code lines (an entry's last line is its source line: a label goes before it)."""
     kept: list[str] = []
+    code: list[int] = []
+    row = 0
     blank_before = False
     for index in range(start, min(stop, len(lines))):
-        blank = not lines[index].strip()
+        line = lines[index]
+        blank = not line.strip()
         if not (blank and blank_before and index not in squeeze):
-            kept.append(lines[index])
+            kept.append(line)
+            row += line.count("\n") + 1
+            if index in squeeze:
+                code.append(row - 1)
         blank_before = blank
-    return "\n".join(kept)
+    return kept, code
 
 
 def trim_blank_lines(text: str) -> str:
     """Drop leading blank lines and trailing whitespace, keeping the first line's indent."""
+    return _trimmed(text)[0]
+
+
+def _trimmed(text: str) -> tuple[str, int]:
+    """``trim_blank_lines(text)`` and the number of leading lines it dropped."""
     lines = text.split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    return "\n".join(lines).rstrip()
+    leading = 0
+    while leading < len(lines) and not lines[leading].strip():
+        leading += 1
+    return "\n".join(lines[leading:]).rstrip(), leading
 
 
 def first_h1(headings: Sequence[ParsedHeading]) -> str | None:
