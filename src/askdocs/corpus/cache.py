@@ -9,13 +9,13 @@ entries. A cache may be shared by threads: ``read_pages`` holds its lock while r
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from askdocs.corpus.dialects.includes import Included, expand_includes
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
-from askdocs.corpus.parse_pool import ParsePool
+from askdocs.corpus.parse_pool import ParseJob, ParsePool
 from askdocs.corpus.safe_read import StatKey, read_markdown
 from askdocs.errors import CorpusError
 from askdocs.types import Page, PageError
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from askdocs.corpus.pages import CorpusPages
 
 EntryKey = tuple[str, str]  # (root path, relative path)
-Parse = Callable[[str, str, ParseOptions, Included], SourceDoc]
+ParseMany = Callable[[Sequence[ParseJob]], list[SourceDoc | CorpusError]]
 
 
 @dataclass
@@ -70,11 +70,12 @@ class CorpusCache:
         with self.lock:
             self._sites.clear()
 
-    def parse(self, text: str, rel: str, options: ParseOptions, included: Included) -> SourceDoc:
-        """Parse one file: under the time budget of ``parser`` when there is one."""
-        if self.parser is None:
-            return parse_document(text, rel, options, included)
-        return self.parser.parse(text, rel, options, included)
+    def parse_many(self, jobs: Sequence[ParseJob]) -> list[SourceDoc | CorpusError]:
+        """Parse files, in order: with ``parser``, long ones under its time budget in its
+        worker while this thread parses the others (``ParsePool.parse_many``)."""
+        if self.parser is not None:
+            return self.parser.parse_many(jobs)
+        return [_parse_here(job) for job in jobs]
 
     def close(self) -> None:
         """Stop the parse worker, if any (the cache itself stays usable in process)."""
@@ -83,16 +84,24 @@ class CorpusCache:
             self.parser = None
 
 
-def load_entry(
+@dataclass(frozen=True)
+class Pending:
+    """A new or changed file, read (its includes expanded) and waiting for its parse."""
+
+    key: StatKey
+    settings: tuple[ParseOptions, int]
+    job: ParseJob
+
+
+def prepare_entry(
     previous: FileEntry | None,
     root: Path,
     rel: str,
     key: StatKey,
     settings: tuple[ParseOptions, int],
-    parse: Parse = parse_document,
-) -> FileEntry:
-    """The previous entry when the file and settings are unchanged, else a fresh read,
-    parsed by ``parse`` (``CorpusCache.parse``: under a time budget in the server)."""
+) -> FileEntry | Pending:
+    """The previous entry when the file and settings are unchanged, a bad file's entry
+    when it cannot be read, else the file read and ready to parse (``finish_entry``)."""
     if previous is not None and previous.key == key and previous.settings == settings:
         return previous
     options, max_bytes = settings
@@ -101,11 +110,15 @@ def load_entry(
     except CorpusError as exc:
         return FileEntry(key, settings, PageError(rel, exc.reason))
     included = _includes(root, rel, read.text, options, max_bytes)
-    try:
-        result: SourceDoc | PageError = parse(included.text, rel, options, included)
-    except CorpusError as exc:
-        result = PageError(rel, exc.reason)
-    return FileEntry(read.key, settings, result)
+    return Pending(read.key, settings, ParseJob(included.text, rel, options, included))
+
+
+def finish_entry(pending: Pending, parsed: SourceDoc | CorpusError) -> FileEntry:
+    """The entry of a parsed file (``CorpusCache.parse_many``); a parse error makes it a
+    bad file."""
+    if isinstance(parsed, CorpusError):
+        return FileEntry(pending.key, pending.settings, PageError(pending.job.rel, parsed.reason))
+    return FileEntry(pending.key, pending.settings, parsed)
 
 
 def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes: int) -> Included:
@@ -120,3 +133,10 @@ def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes:
             return None
 
     return expand_includes(text, rel, read)
+
+
+def _parse_here(job: ParseJob) -> SourceDoc | CorpusError:
+    try:
+        return parse_document(job.text, job.rel, job.options, job.included)
+    except CorpusError as exc:
+        return exc

@@ -9,22 +9,24 @@ nothing important become warnings. Chunking is the next step (``askdocs.ingest``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from askdocs.corpus.cache import (
     CorpusCache,
     EntryKey,
     FileEntry,
-    Parse,
+    ParseMany,
+    Pending,
     SiteCache,
-    load_entry,
+    finish_entry,
+    prepare_entry,
 )
 from askdocs.corpus.dialects.nav import NavEntry
 from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.pagekind import page_kind
 from askdocs.corpus.pages import CorpusPages, SourcePage
-from askdocs.corpus.sources import Root, resolve_roots, scan_root
+from askdocs.corpus.sources import Candidate, Root, resolve_roots, scan_root
 from askdocs.settings import CorpusSettings, SiteConfig
 from askdocs.types import Page, PageError
 
@@ -37,7 +39,7 @@ class _Run:
     settings: CorpusSettings
     options: ParseOptions
     state: SiteCache
-    parse: Parse
+    parse_many: ParseMany
     entries: dict[EntryKey, FileEntry] = field(default_factory=dict)
     errors: list[PageError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -57,7 +59,7 @@ def read_pages(
     cache = cache if cache is not None else CorpusCache()
     with cache.lock:
         state = cache.site((site.id, tuple(str(root.path) for root in roots)))
-        run = _Run(site, settings, options, state, cache.parse)
+        run = _Run(site, settings, options, state, cache.parse_many)
         for root in roots:
             _read_root(run, root)
         return _finish(run)
@@ -87,12 +89,7 @@ def _read_root(run: _Run, root: Root) -> None:
     docs: list[tuple[FileEntry, SourceDoc]] = []
     settings = (replace(run.options, dialect=root.dialect), run.settings.max_markdown_bytes)
     run.dialects.append((str(root.path), root.dialect, root.detection.reason))
-    for candidate in scan.files:
-        key = (str(root.path), candidate.rel)
-        entry = load_entry(
-            run.state.entries.get(key), root.path, candidate.rel, candidate.key, settings,
-            run.parse,
-        )  # fmt: skip
+    for key, entry in _entries(run, root, scan.files, settings):
         run.entries[key] = entry
         if isinstance(entry.result, PageError):
             run.errors.append(entry.result)
@@ -102,6 +99,26 @@ def _read_root(run: _Run, root: Root) -> None:
     local: dict[str, str] = {}
     for group in _groups(run, docs):
         _add_group(run, root, group, local)
+
+
+def _entries(
+    run: _Run, root: Root, files: Sequence[Candidate], settings: tuple[ParseOptions, int]
+) -> list[tuple[EntryKey, FileEntry]]:
+    """Each file's entry: reused while unchanged, else read, then all the changed ones
+    parsed in one batch (long pages in the parse worker meanwhile: two cores)."""
+    prepared: list[tuple[EntryKey, FileEntry | Pending]] = []
+    for candidate in files:
+        key = (str(root.path), candidate.rel)
+        previous = run.state.entries.get(key)
+        prepared.append(
+            (key, prepare_entry(previous, root.path, candidate.rel, candidate.key, settings))
+        )
+    pending = [item for _, item in prepared if isinstance(item, Pending)]
+    parsed = iter(run.parse_many([item.job for item in pending]))
+    return [
+        (key, finish_entry(item, next(parsed)) if isinstance(item, Pending) else item)
+        for key, item in prepared
+    ]
 
 
 def _groups(
