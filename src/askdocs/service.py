@@ -180,6 +180,13 @@ class AskDocs:
         """The site's corpus as it is now (unchanged files come from the stat cache)."""
         return read_site(self.site(site_id), self.settings.corpus, self.corpus_cache)
 
+    def read_ahead(self, site_id: str | None = None) -> None:
+        """Read and parse the site's docs now, into the stat cache, leaving the parsing to
+        the parse worker where it is needed anyway: the caller knows this process is busy
+        meanwhile (``askdocs mcp`` starting its server). The next read parses nothing."""
+        with self.corpus_cache.corpus.offloaded():
+            self.snapshot(site_id)
+
     # -- indexing ------------------------------------------------------------------------
 
     def index(

@@ -108,3 +108,25 @@ def test_an_unexpected_error_in_the_helper_thread_reaches_the_caller(
     monkeypatch.setattr(parser, "_in_worker", broken)
     with pytest.raises(RuntimeError, match=r"bug parsing longest\.md"):
         parser.parse_many(jobs_of(TEXTS))
+
+
+def test_a_busy_caller_leaves_every_page_to_the_worker(
+    parser: ParsePool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``here=False`` (``askdocs mcp`` importing the SDK meanwhile): a batch that needs the
+    worker anyway is parsed there entirely; one of short pages still parses here."""
+    here: list[str] = []
+
+    def parse_here(text: str, rel: str, *args: object) -> SourceDoc:
+        here.append(rel)
+        return parse_document(text, rel, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("askdocs.corpus.parse_pool.parse_document", parse_here)
+    jobs = jobs_of(TEXTS)
+    assert [outcome(r) for r in parser.parse_many(jobs, here=False)] == [
+        expected(job) for job in jobs
+    ]
+    assert here == []
+    short = jobs_of({"a.md": page("A", 3)})
+    assert [outcome(r) for r in parser.parse_many(short, here=False)] == [expected(short[0])]
+    assert here == ["a.md"]

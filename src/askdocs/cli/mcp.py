@@ -10,7 +10,6 @@ import click
 from askdocs.cli.context import CliContext
 from askdocs.cli.logs import log_through_root
 from askdocs.mcp.app import McpRun, assemble
-from askdocs.mcp.transports import bind, is_loopback, serve_http, serve_stdio, transport_security
 
 
 def _say(message: str) -> None:
@@ -78,7 +77,15 @@ def mcp(
         api_url=api_url or settings.mcp.api_url,
     )
     log_through_root()  # before the SDK's server configures logging (each record once)
-    server, backend = assemble(settings, run)
+    server, backend = assemble(settings, run, begin_early=True)  # the SDK loads in here
+    from askdocs.mcp.transports import (
+        bind,
+        is_loopback,
+        serve_http,
+        serve_stdio,
+        transport_security,
+    )
+
     if run.transport == "stdio":
         _say(f"{run.mode} mode over stdio")
         anyio.run(serve_stdio, server, backend)

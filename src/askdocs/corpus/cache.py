@@ -9,7 +9,8 @@ entries. A cache may be shared by threads: ``read_pages`` holds its lock while r
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,7 @@ class CorpusCache:
     def __init__(self, parser: ParsePool | None = None) -> None:
         self.lock = threading.Lock()
         self.parser = parser
+        self.offload = False  # ``offloaded()``: the parser's worker takes every page it can
         self._sites: dict[SiteKey, SiteCache] = {}
 
     def site(self, key: SiteKey) -> SiteCache:
@@ -74,8 +76,18 @@ class CorpusCache:
         """Parse files, in order: with ``parser``, long ones under its time budget in its
         worker while this thread parses the others (``ParsePool.parse_many``)."""
         if self.parser is not None:
-            return self.parser.parse_many(jobs)
+            return self.parser.parse_many(jobs, here=not self.offload)
         return [_parse_here(job) for job in jobs]
+
+    @contextmanager
+    def offloaded(self) -> Iterator[None]:
+        """Reads meanwhile leave the parsing to the worker where one is needed anyway: the
+        process is busy with other work (``askdocs mcp`` importing the SDK)."""
+        self.offload = True
+        try:
+            yield
+        finally:
+            self.offload = False
 
     def close(self) -> None:
         """Stop the parse worker, if any (the cache itself stays usable in process)."""

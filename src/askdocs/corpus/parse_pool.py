@@ -56,17 +56,21 @@ class ParsePool:
             return parse_document(text, rel, options, included)
         return self._in_worker(ParseJob(text, rel, options, included))
 
-    def parse_many(self, jobs: Sequence[ParseJob]) -> list[SourceDoc | CorpusError]:
+    def parse_many(
+        self, jobs: Sequence[ParseJob], *, here: bool = True
+    ) -> list[SourceDoc | CorpusError]:
         """``parse`` of each job, in order; a bad file's ``CorpusError`` is its result.
 
         When some page is long (so the worker is needed anyway), a helper thread feeds the
         worker the longest pages first while this thread parses the shortest; whichever
         runs out takes the other end's next page (the worker any page, this thread only
-        short ones), so both cores stay busy until the batch is done."""
+        short ones), so both cores stay busy until the batch is done. ``here=False``: this
+        process is busy with other work (``askdocs mcp`` starting), so the worker takes
+        every page of such a batch."""
         queue = _Queue(jobs)
         helper = _Helper(self, queue) if queue.has_long() else None
         try:
-            while (n := queue.take_short()) is not None:
+            while (helper is None or here) and (n := queue.take_short()) is not None:
                 queue.results[n] = _attempt(_in_process, jobs[n])
         finally:
             if helper is not None:

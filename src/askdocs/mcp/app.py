@@ -13,24 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
-
-from askdocs.auth.keys import signing_key
 from askdocs.errors import ConfigError
-from askdocs.mcp.auth import (
-    AuthContext,
-    JwtTokenVerifier,
-    LocalUsers,
-    require_shared_key,
-    stdio_auth,
-    stdio_token,
-)
-from askdocs.mcp.backend import DocsBackend
-from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.settings import Settings
 from askdocs.sites import folder_site
+
+if TYPE_CHECKING:  # the MCP SDK loads in ``assemble``, after a local backend has begun
+    from mcp.server.mcpserver import MCPServer
+
+    from askdocs.mcp.auth import AuthContext, JwtTokenVerifier
+    from askdocs.mcp.backend import DocsBackend
 
 Transport = Literal["stdio", "http"]
 
@@ -65,6 +58,17 @@ def boundary_auth(
     settings: Settings, run: McpRun, env: Mapping[str, str] | None = None
 ) -> tuple[AuthContext | None, JwtTokenVerifier | None]:
     """Check credentials before anything starts; raise AuthError/ConfigError otherwise."""
+    if run.transport == "stdio" and not run.api_url:
+        return None, None  # local stdio: the parent process owns the pipe
+    from askdocs.auth.keys import signing_key
+    from askdocs.mcp.auth import (
+        JwtTokenVerifier,
+        LocalUsers,
+        require_shared_key,
+        stdio_auth,
+        stdio_token,
+    )
+
     if run.transport == "http":
         if run.api_url:
             require_shared_key(settings, env)
@@ -72,11 +76,9 @@ def boundary_auth(
         if run.api_url:
             return None, JwtTokenVerifier(settings)  # the API re-checks the user
         return None, JwtTokenVerifier(settings, LocalUsers(settings))
-    if run.api_url:
-        token = stdio_token(env)
-        require_shared_key(settings, env)  # before verify, which would create a local key
-        return stdio_auth(settings, token), None
-    return None, None
+    token = stdio_token(env)
+    require_shared_key(settings, env)  # before verify, which would create a local key
+    return stdio_auth(settings, token), None
 
 
 def validate(run: McpRun) -> None:
@@ -89,10 +91,22 @@ def validate(run: McpRun) -> None:
 
 
 def assemble(
-    settings: Settings, run: McpRun, env: Mapping[str, str] | None = None
+    settings: Settings,
+    run: McpRun,
+    env: Mapping[str, str] | None = None,
+    *,
+    begin_early: bool = False,
 ) -> tuple[MCPServer[Any], DocsBackend]:
+    """Check, build the backend, then the server. ``begin_early`` (the command line) lets
+    the backend begin its background work before the MCP SDK is imported and the server
+    built (local mode: the docs are read and parsed meanwhile, on two cores)."""
     validate(run)
     fixed, verifier = boundary_auth(settings, run, env)
+    backend = build_backend(settings, run)
+    if begin_early:
+        backend.begin()
+    from askdocs.mcp.server import ServerOptions, build_server
+
     options = ServerOptions(
         timeout_seconds=settings.mcp.tool_timeout_seconds,
         ask_enabled=settings.chat.provider != "none",
@@ -103,5 +117,4 @@ def assemble(
         token_verifier=verifier,
         issuer_url=run.api_url or "http://127.0.0.1",
     )
-    backend = build_backend(settings, run)
     return build_server(backend, options), backend

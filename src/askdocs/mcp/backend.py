@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from askdocs.mcp.auth import AuthContext
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+
+if TYPE_CHECKING:  # the local backend loads without the MCP SDK (``askdocs mcp`` starts it first)
+    from askdocs.mcp.auth import AuthContext
 
 ProgressFn = Callable[[float, float | None, str], Awaitable[None]]  # (done, total, message)
 
@@ -37,6 +39,10 @@ class ArticleArgs:
 
 
 class DocsBackend(Protocol):
+    def begin(self) -> None:
+        """Begin the background work that can run while the server is still being built
+        (local mode: reading and parsing the docs). Idempotent; ``start`` implies it."""
+
     async def start(self) -> None:
         """Begin background work (local mode: the incremental index). Must return at once."""
 

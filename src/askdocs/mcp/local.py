@@ -13,6 +13,11 @@ as soon as its keyword-only collection exists (the ready check would create the 
 keyword-phase searches run without the embedder (the only collection has no vectors, so
 the hits are the same), and the full run, which loads the model and embeds, starts only
 once a search has answered or ``FIRST_ANSWER_GRACE_SECONDS`` passed.
+
+``askdocs mcp`` calls ``begin()`` before it imports the MCP SDK and builds the server: on a
+cold store the start-up run then reads the docs meanwhile and has the parse worker parse
+them, on the other core (``AskDocs.read_ahead``), and waits for ``start()`` (the server is
+about to serve) before the rest of the keyword build, so the handshake is not held up by it.
 """
 
 from __future__ import annotations
@@ -64,10 +69,21 @@ class LocalBackend:
         self.wait_seconds = index_wait_seconds
         self.indexes = {site.id: core.indexer.progress(site.id) for site in self.service.sites}
         self.phases = StartPhases()
+        self._begun = False
 
-    async def start(self) -> None:
+    def begin(self) -> None:
+        """Submit each site's start-up run now (idempotent); the keyword build itself waits
+        for ``start()``."""
+        if self._begun:
+            return
+        self._begun = True
         for site in self.indexes:
             self.core.indexer.submit(site, local_run(self.service, site, self.phases))
+
+    async def start(self) -> None:
+        self.begin()
+        self.phases.serving.set()
+        logger.info("serving (process CPU %.1f s since start)", time.process_time())
 
     async def aclose(self) -> None:
         await self.core.aclose(STOP_WAIT_SECONDS)
@@ -142,13 +158,21 @@ class LocalBackend:
 
 
 class StartPhases:
-    """What the start-up runs and the searches tell each other (module text): the sites
-    whose only collection is keyword-only, and whether a search has answered yet."""
+    """What the start-up runs, the server and the searches tell each other (module text):
+    whether the server is serving, the sites whose only collection is keyword-only, and
+    whether a search has answered yet."""
 
     def __init__(self, grace_seconds: float = FIRST_ANSWER_GRACE_SECONDS) -> None:
+        self.serving = threading.Event()
         self.keyword: set[str] = set()
         self.answered = threading.Event()
         self.grace_seconds = grace_seconds
+
+    def wait_serving(self, progress: SiteProgress) -> None:
+        """Block until the server serves (``LocalBackend.start``) or the indexer stops."""
+        while not self.serving.wait(0.1):
+            if progress.stopping:
+                raise Stopped
 
     def answered_once(self, mode: str) -> None:
         if self.answered.is_set():
@@ -168,16 +192,21 @@ class StartPhases:
 
 def local_run(service: AskDocs, site_id: str, phases: StartPhases | None = None) -> Work:
     """The start-up run of one site: keyword-only first on an empty store, then the full
-    index; the site is searchable as soon as any complete collection exists."""
-    phases = phases or StartPhases()
+    index; the site is searchable as soon as any complete collection exists. Without
+    ``phases`` nothing waits for a server."""
+    if phases is None:
+        phases = StartPhases()
+        phases.serving.set()
 
     def run(progress: SiteProgress) -> object:
-        if _keyword_first(service, site_id):
+        if _keyword_first(service, site_id, phases, progress):
             phases.keyword.add(site_id)
             progress.mark_ready()  # searchable now; the ready check would load the model
             phases.wait_answered(progress)
-        elif service.status(site_id).ready:
-            progress.mark_ready()
+        else:
+            phases.wait_serving(progress)
+            if service.status(site_id).ready:
+                progress.mark_ready()
         try:
             report = service.index(site_id, progress.report)
         finally:
@@ -188,11 +217,16 @@ def local_run(service: AskDocs, site_id: str, phases: StartPhases | None = None)
     return run
 
 
-def _keyword_first(service: AskDocs, site_id: str) -> bool:
+def _keyword_first(
+    service: AskDocs, site_id: str, phases: StartPhases, progress: SiteProgress
+) -> bool:
     """A store with no collection at all: BM25 first, so the first search answers.
-    True when it built that keyword-only collection."""
+    The docs are read and parsed at once (the server may still be starting: module text),
+    the rest waits until it serves. True when it built that keyword-only collection."""
     if service.store.backend.pointers():
         return False
+    service.read_ahead(site_id)  # the parse worker's work: the build below parses nothing
+    phases.wait_serving(progress)
     report = service.index(site_id, keyword_only=True)
     logger.info(
         "keyword-only index of %s ready in %.1f s (process CPU %.1f s since start)",

@@ -55,6 +55,9 @@ class RemoteBackend:
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
 
+    def begin(self) -> None:
+        return None
+
     async def start(self) -> None:
         return None
 
