@@ -29,3 +29,13 @@ def data_dir(tmp_path: Path) -> Path:
     path = tmp_path / "data"
     path.mkdir()
     return path
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules with a slow test first, then the browser modules, then the rest (each module's
+    tests stay together and in order). scripts/test hands whole modules to 2-4 processes; the
+    battery and the durability rebuilds take about 5 minutes each, and run last they left one
+    process working alone at the end."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    browser = {item.path for item in items if item.get_closest_marker("browser")}
+    items.sort(key=lambda item: (item.path not in slow, item.path not in browser))

@@ -120,8 +120,22 @@ async def test_redis_paused_is_503_within_a_second(
                 await call
             assert time.monotonic() - started < bounded(LIMITS_TIMEOUT)
             assert not pause.resumed.is_set()  # refused while Redis still never answers
-    await limiter.burst("v", now)  # recovers without a restart
+    await recovered(limiter, now)
     await limiter.close()
+
+
+async def recovered(limiter: Limiter, now: int, tries: int = 20) -> None:
+    """The limiter works again without a restart. A resumed Redis's first replies can still
+    outrun the 0.5 s bound on a loaded machine (CI, 2 cores at load 13), so a few calls may be
+    refused first (each try is a new visitor, so a refused call that Redis ran late cannot use
+    up the burst); the same limiter must then answer."""
+    for attempt in range(tries - 1):
+        try:
+            await limiter.burst(f"recovery-{attempt}", now)
+            return
+        except ServiceUnavailable:
+            await anyio.sleep(0.5)
+    await limiter.burst("recovery-last", now)
 
 
 async def test_locked_sqlite_is_503_not_unlimited(tmp_path: Path, now: int) -> None:

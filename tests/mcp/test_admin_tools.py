@@ -30,6 +30,7 @@ from mcp import Client
 from tests.admin.test_assistant import _people
 from tests.assistant.conftest import Harness, docs_root, open_harness
 from tests.assistant.scripted import model_server
+from tests.mcp.conftest import BOUND
 
 __all__ = ["docs_root"]
 ADMIN_TOOLS = {
@@ -68,7 +69,7 @@ class Rig:
         self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
     ) -> Client:
         backend = RemoteBackend("http://askdocs.test", timeout_seconds=15, transport=self.transport)
-        options = ServerOptions(timeout_seconds=30, ask_enabled=False, fixed_auth=auth)
+        options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
         server = build_server(backend, options)
         if answers is None:
             return Client(server, mode=mode)  # type: ignore[arg-type]

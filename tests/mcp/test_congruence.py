@@ -24,7 +24,7 @@ from askdocs.service import AskDocs
 from askdocs.settings import Settings, load_settings
 from askdocs.sites import folder_site
 from mcp import Client
-from tests.mcp.conftest import FIXTURE_DOCS, KEY
+from tests.mcp.conftest import BOUND, FIXTURE_DOCS, KEY
 
 BackendFactory = Callable[[], DocsBackend]
 
@@ -61,7 +61,7 @@ def backend(request: pytest.FixtureRequest, settings: Settings, service: AskDocs
 async def session(factory: BackendFactory, auth: AuthContext | None) -> AsyncIterator[Client]:
     backend = factory()
     server = build_server(
-        backend, ServerOptions(timeout_seconds=30, ask_enabled=False, fixed_auth=auth)
+        backend, ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
     )
     await backend.start()
     try:
