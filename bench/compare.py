@@ -1,7 +1,7 @@
 """askdocs against a plain retrieval pipeline, side by side on one corpus and its questions.
 
 usage: python bench/compare.py [--docs DIR] [--questions FILE] [--reps 3]
-                               [--provider local|local-fp32] [--json]
+                               [--provider local|local-int8] [--json]
 
 The plain pipeline is what one writes in an afternoon: every Markdown file split at its
 level 1-3 headings (one chunk per section, heading line + text), the same bundled MiniLM
@@ -230,9 +230,7 @@ def main() -> None:
     parser.add_argument("--docs", type=Path, default=DOCS)
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument(
-        "--provider", default="local", choices=["local", "local-int8", "local-fp32"]
-    )
+    parser.add_argument("--provider", default="local", choices=["local", "local-int8"])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     require(args.docs, args.questions)
@@ -241,7 +239,7 @@ def main() -> None:
     plain_model = LocalEmbedder()
     plain_model.load()
     LocalEmbedder(
-        precision="fp32" if args.provider == "local-fp32" else "int8", cache_dir=cache
+        precision="int8" if args.provider == "local-int8" else "fp32", cache_dir=cache
     ).load()
     rows = [
         repetition(args.docs, questions, args.provider, cache, plain_model)

@@ -1,7 +1,7 @@
 """Cold-index CPU of an older source tree against this checkout, interleaved in one run.
 
 usage: python bench/index_cpu.py --before-src OLD_SRC [--docs DIR] [--reps 2]
-                                 [--variants local local-fp32] [--json]
+                                 [--variants local local-int8] [--json]
 
 Each repetition runs, one after the other and in alternating order, one child process per
 variant: ``AskDocs.index`` of ``--docs`` into a fresh data dir (reading, chunking, loading
@@ -75,7 +75,7 @@ def main() -> None:
     parser.add_argument("--before-src", type=Path, required=True)
     parser.add_argument("--docs", type=Path, default=DOCS)
     parser.add_argument("--reps", type=int, default=2)
-    parser.add_argument("--variants", nargs="+", default=["local", "local-fp32"])
+    parser.add_argument("--variants", nargs="+", default=["local", "local-int8"])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     require(args.docs)

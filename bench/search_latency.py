@@ -222,9 +222,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--data-root", type=Path, help="keep (and reuse) the collections here")
-    parser.add_argument(
-        "--provider", default="local", choices=["local", "local-int8", "local-fp32"]
-    )
+    parser.add_argument("--provider", default="local", choices=["local", "local-int8"])
     parser.add_argument("--query-cache", action="store_true", help="leave the query cache on")
     parser.add_argument(
         "--vectors-from",

@@ -79,9 +79,7 @@ class CorpusSettings(BaseModel):
 
 
 class EmbeddingSettings(BaseModel):
-    provider: Literal[
-        "local", "local-int8", "local-fp32", "openai-compatible", "gemini", "none"
-    ] = "local"  # int8 weights; local-int8 is the same model, local-fp32 the float32 one
+    provider: Literal["local", "local-int8", "openai-compatible", "gemini", "none"] = "local"
     model: str | None = None
     base_url: str | None = None
     api_key: SecretStr | None = None

@@ -67,16 +67,10 @@ def test_int8_vectors_stay_close_to_float32(fp32: LocalEmbedder, int8: LocalEmbe
 def test_each_precision_has_its_own_model_id(fp32: LocalEmbedder, int8: LocalEmbedder) -> None:
     assert fp32.model_id == MODEL_ID
     assert int8.model_id == INT8_MODEL_ID == "local:all-MiniLM-L6-v2-int8"
-    for provider, model_id in (
-        ("local", INT8_MODEL_ID),  # the default runs int8 weights (docs/embeddings.md)
-        ("local-int8", INT8_MODEL_ID),
-        ("local-fp32", MODEL_ID),
-    ):
-        chosen = create_embedder(EmbeddingSettings(provider=provider))  # type: ignore[arg-type]
-        assert chosen is not None
-        assert chosen.model_id == model_id
-    assert from_settings(EmbeddingSettings()).model_id == INT8_MODEL_ID
-    assert from_settings(EmbeddingSettings(), precision="fp32").model_id == MODEL_ID
+    chosen = create_embedder(EmbeddingSettings(provider="local-int8"))
+    assert chosen is not None
+    assert chosen.model_id == INT8_MODEL_ID
+    assert from_settings(EmbeddingSettings()).model_id == MODEL_ID
 
 
 def test_a_call_sorts_all_its_texts_by_length_and_returns_input_order(fp32: LocalEmbedder) -> None:

@@ -12,7 +12,6 @@ import pytest
 
 from askdocs.embeddings import local, local_model
 from askdocs.embeddings.local import (
-    INT8_MODEL_ID,
     MODEL_ID,
     LocalEmbedder,
     from_settings,
@@ -99,7 +98,7 @@ def test_settings_pick_int8_queries_on_one_thread_by_default(
 ) -> None:
     sessions = _Sessions(monkeypatch)
     default = from_settings(EmbeddingSettings(cache_dir=cache_dir))
-    assert default.model_id == INT8_MODEL_ID  # int8 documents too, by default
+    assert default.model_id == MODEL_ID
     assert default.query_model_id.endswith("|query-int8")
     exact = from_settings(EmbeddingSettings(cache_dir=cache_dir, query_precision="fp32"))
     assert exact.query_model_id.endswith("|query-fp32")
@@ -172,9 +171,8 @@ def test_one_shared_session_is_not_released() -> None:
     assert load_runtime(bundled_model_dir(), 1, precision="fp32") is runtime
 
 
-@pytest.mark.parametrize(("provider", "precision"), [("local", "int8"), ("local-fp32", "fp32")])
 def test_the_service_frees_the_document_session_after_indexing(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cache_dir: Path, provider: str, precision: str
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cache_dir: Path
 ) -> None:
     from askdocs.service import AskDocs
     from askdocs.settings import load_settings
@@ -183,8 +181,7 @@ def test_the_service_frees_the_document_session_after_indexing(
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "cors.md").write_text("# CORS\n\nAllow credentialed cross-origin requests.\n")
-    embedding = {"cache_dir": cache_dir, "provider": provider, "threads": 2}  # queries: 1
-    settings = load_settings(data_dir=tmp_path / "data", embedding=embedding)
+    settings = load_settings(data_dir=tmp_path / "data", embedding={"cache_dir": cache_dir})
     service = AskDocs(settings, [folder_site(docs, "s")])
     try:
         service.index("s")
@@ -192,11 +189,10 @@ def test_the_service_frees_the_document_session_after_indexing(
         assert service.search("cross-origin requests", site="s").hits
         assert {precision for _, precision in sessions.opened} == {"int8"}
         threads = settings.embedding.threads
-        kind: Any = precision
-        assert not local_model.release_runtime(bundled_model_dir(), threads, precision=kind)
+        assert not local_model.release_runtime(bundled_model_dir(), threads, precision="fp32")
         (docs / "cors.md").write_text("# CORS\n\nAllow every origin.\n")
         service.index("s")  # the document session opens again, embeds, is freed again
-        assert (threads, precision) in sessions.opened
-        assert not local_model.release_runtime(bundled_model_dir(), threads, precision=kind)
+        assert (threads, "fp32") in sessions.opened
+        assert not local_model.release_runtime(bundled_model_dir(), threads, precision="fp32")
     finally:
         service.close()

@@ -17,7 +17,7 @@ from tests.index.helpers import corpus
 
 @pytest.fixture(scope="module")
 def local_model() -> Embedder:
-    embedder = create_embedder(EmbeddingSettings(provider="local-fp32"))  # exact vectors
+    embedder = create_embedder(EmbeddingSettings(provider="local"))
     assert embedder is not None
     return embedder
 

