@@ -202,7 +202,13 @@ def test_an_assistant_reply_uses_the_answer_view(
     expect(reply.locator(".feedback-status")).to_have_text("Thanks for the feedback.")
     expect(reply.locator(".thumb-down")).to_have_attribute("aria-pressed", "true")
     reply_id = last_reply_id(install)
+    # the thumb is stored at once and the comment by a second send: wait for it (a bound)
     stored = stored_feedback(install, reply_id)
+    for _ in range(150):
+        if stored is not None and stored["comment"] is not None:
+            break
+        page.wait_for_timeout(200)
+        stored = stored_feedback(install, reply_id)
     assert stored is not None
     assert (stored["rating"], stored["comment"]) == (-1, "Missing the Windows steps")
     shot(page, artifacts, "drawer-answer-rated")

@@ -156,15 +156,22 @@ export function feedbackRow(answerId, { send: store = sendFeedback, given = null
   row.append(up, down, status);
   up.setAttribute("aria-pressed", String(given === "up"));
   down.setAttribute("aria-pressed", String(given === "down"));
-  const send = async (rating, comment) => {
+  // Sends go one after another, so a comment sent while the thumb's own send is still on its
+  // way is stored last and never overwritten by it.
+  let queue = Promise.resolve();
+  const send = (rating, comment) => {
     up.setAttribute("aria-pressed", String(rating === "up"));
     down.setAttribute("aria-pressed", String(rating === "down"));
-    try {
-      await store(answerId, rating, comment);
-      status.textContent = t("feedbackThanks");
-    } catch {
-      status.textContent = t("feedbackFailed");
-    }
+    status.textContent = "";
+    queue = queue.then(async () => {
+      try {
+        await store(answerId, rating, comment);
+        status.textContent = t("feedbackThanks");
+      } catch {
+        status.textContent = t("feedbackFailed");
+      }
+    });
+    return queue;
   };
   up.addEventListener("click", () => {
     reason.hidden = true;
