@@ -29,7 +29,7 @@ from askdocs.search import lexical
 from askdocs.search.retrieval import Retriever, SearchRequest
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
 from askdocs.sites import SiteCatalog
-from askdocs.types import Audience, PageError, SearchResult
+from askdocs.types import Audience, Chunk, PageError, SearchResult, SparseVector
 
 log = logging.getLogger(__name__)
 WARM_UP_QUERY = "getting started"  # one search per site at start (warm_up)
@@ -89,6 +89,7 @@ class AskDocs:
         self._bad_files: dict[str, tuple[PageError, ...]] = {}
         self._empty: set[str] = set()
         self._warming = threading.Event()  # set while the model loads in the background
+        self._sparse_ahead: dict[Chunk, SparseVector] = {}  # read_ahead's, for the next build
 
     @property
     def sites(self) -> list[SiteConfig]:
@@ -180,12 +181,27 @@ class AskDocs:
         """The site's corpus as it is now (unchanged files come from the stat cache)."""
         return read_site(self.site(site_id), self.settings.corpus, self.corpus_cache)
 
-    def read_ahead(self, site_id: str | None = None) -> None:
-        """Read and parse the site's docs now, into the stat cache, leaving the parsing to
-        the parse worker where it is needed anyway: the caller knows this process is busy
-        meanwhile (``askdocs mcp`` starting its server). The next read parses nothing."""
-        with self.corpus_cache.corpus.offloaded():
-            self.snapshot(site_id)
+    def read_ahead(
+        self,
+        site_id: str | None = None,
+        busy: Callable[[], bool] | None = None,
+        read: Callable[[], None] | None = None,
+    ) -> None:
+        """Read and parse the site's docs now, into the stat cache, and compute their
+        chunks' BM25 vectors for the next build, leaving the work to the parse worker while
+        ``busy()`` says this process has other work (``askdocs mcp`` starting its server;
+        without ``busy``, all of it). ``read()`` is called once the files are read and
+        their parsing starts. The next read parses nothing."""
+        corpus = self.corpus_cache.corpus
+        with corpus.offloaded(busy, read):
+            chunks = self.snapshot(site_id).chunks
+            busy_now = corpus.busy
+            if corpus.parser is None or not chunks:
+                return
+            vectors = corpus.parser.map(
+                lexical.document_vector, chunks, here=lambda: not busy_now()
+            )
+        self._sparse_ahead = dict(zip(chunks, vectors, strict=True))
 
     # -- indexing ------------------------------------------------------------------------
 
@@ -230,7 +246,7 @@ class AskDocs:
             embedder,
             site.id,
             snapshot.chunks,
-            sparse=lexical.sparse_encoder(),
+            sparse=self._sparse_encoder(),
             lexical_version=lexical.lexical_version(),
             progress=progress,
             between_batches=self.monitor.between_batches(
@@ -248,6 +264,19 @@ class AskDocs:
             errors=len(snapshot.errors),
             seconds=time.monotonic() - started,
         )
+
+    def _sparse_encoder(self) -> Callable[[Chunk], SparseVector]:
+        """The BM25 encoder of a build: ``read_ahead``'s vectors first (taken once)."""
+        encode = lexical.sparse_encoder()
+        ahead, self._sparse_ahead = self._sparse_ahead, {}
+        if not ahead:
+            return encode
+
+        def known_first(chunk: Chunk) -> SparseVector:
+            vector = ahead.get(chunk)
+            return encode(chunk) if vector is None else vector
+
+        return known_first
 
     def _note_files(self, site_id: str, snapshot: CorpusSnapshot) -> None:
         """Remember the files that could not be used (logged once per revision) and

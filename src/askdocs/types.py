@@ -175,3 +175,23 @@ class SearchResult:
     best_dense: float | None = None  # the best cosine similarity seen (drives ``match``)
     threshold: float | None = None  # the cosine threshold of the match decision (hybrid mode)
     searched: str = ""  # the text searched (the question, or joined with its history)
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    """A sparse vector: sorted, unique ``indices`` with one value each.
+
+    Documents carry BM25 term-frequency saturations (``askdocs.search.lexical``); the store
+    multiplies in the IDF (Qdrant ``Modifier.IDF``), so a dot product with a query vector of
+    ones is the BM25 score.
+    """
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.indices) != len(self.values):
+            raise ValueError("a sparse vector needs one value per index")
+
+    def __bool__(self) -> bool:
+        return bool(self.indices)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from askdocs.corpus.cache import CorpusCache
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.corpus.parse_pool import IN_PROCESS_MAX_CHARS, ParseJob, ParsePool
 from askdocs.errors import CorpusError
@@ -130,3 +131,49 @@ def test_a_busy_caller_leaves_every_page_to_the_worker(
     short = jobs_of({"a.md": page("A", 3)})
     assert [outcome(r) for r in parser.parse_many(short, here=False)] == [expected(short[0])]
     assert here == ["a.md"]
+
+
+def test_a_caller_busy_at_first_joins_in_once_free(
+    parser: ParsePool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``here`` as a callable is asked again while the worker parses: once it answers true
+    this thread takes the short pages (``askdocs mcp``: once the server serves)."""
+    here: list[str] = []
+
+    def parse_here(text: str, rel: str, *args: object) -> SourceDoc:
+        here.append(rel)
+        return parse_document(text, rel, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("askdocs.corpus.parse_pool.parse_document", parse_here)
+    texts = {f"long-{n}.md": page(f"Long {n}", 600) for n in range(8)}
+    texts |= {f"short-{n}.md": page(f"Short {n}", 2) for n in range(40)}
+    jobs = jobs_of(texts)
+    answers: list[bool] = []
+
+    def free() -> bool:
+        answers.append(bool(answers))  # busy the first time asked, free after
+        return answers[-1]
+
+    assert [outcome(r) for r in parser.parse_many(jobs, here=free)] == [
+        expected(job) for job in jobs
+    ]
+    assert answers[0] is False
+    assert True in answers
+    assert here
+    assert all(rel.startswith("short-") for rel in here)
+
+
+def test_offloaded_says_once_when_the_files_are_read(parser: ParsePool) -> None:
+    """``read()`` runs when the first batch's parsing starts, once; at the block's end when
+    nothing was parsed."""
+    cache = CorpusCache(parser)
+    calls: list[int] = []
+    with cache.offloaded(read=lambda: calls.append(len(calls))):
+        cache.parse_many(jobs_of({"a.md": page("A", 2)}))
+        assert calls == [0]
+        cache.parse_many(jobs_of({"b.md": page("B", 2)}))
+    assert calls == [0]
+    with cache.offloaded(read=lambda: calls.append(len(calls))):
+        assert calls == [0]
+    assert calls == [0, 1]
+    assert not cache.busy()  # the block's end frees the caller again

@@ -1,6 +1,7 @@
 """``askdocs mcp`` begins the local start-up run before it imports the MCP SDK and builds
-the server: on a cold store the docs are read and the parse worker parses them meanwhile
-(on the other core), and the keyword build waits until the server serves."""
+the server: on a cold store the docs are read while ``begin()`` waits, then the parse
+worker parses them and computes their BM25 vectors meanwhile (on the other core), and the
+keyword build waits until the server serves."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from askdocs.corpus.documents import parse_document
 from askdocs.corpus.parse_pool import IN_PROCESS_MAX_CHARS
 from askdocs.mcp.app import McpRun, assemble
 from askdocs.mcp.local import LocalBackend
+from askdocs.search.lexical import document_terms
 from mcp import Client
 from tests.mcp.test_first_call import _search
 from tests.mcp.test_tools import local_settings
@@ -69,6 +71,7 @@ def test_begin_parses_in_the_worker_and_the_keyword_build_waits_for_start(
     service = backend.service
     events: list[str] = []
     parsed_here: list[str] = []  # pages parsed in this process
+    encoded_here: list[str] = []  # chunks whose BM25 vector this process computed
     read = threading.Event()
     read_ahead, index = service.read_ahead, service.index
 
@@ -76,8 +79,12 @@ def test_begin_parses_in_the_worker_and_the_keyword_build_waits_for_start(
         parsed_here.append(rel)
         return parse_document(text, rel, *args)
 
-    def recording_read_ahead(*args: Any) -> None:
-        read_ahead(*args)
+    def recording_terms(chunk: Any, *args: Any) -> Any:
+        encoded_here.append(chunk.id)  # document_vector's first step, in this process
+        return document_terms(chunk, *args)
+
+    def recording_read_ahead(*args: Any, **kwargs: Any) -> None:
+        read_ahead(*args, **kwargs)
         events.append("read")
         read.set()
 
@@ -86,13 +93,16 @@ def test_begin_parses_in_the_worker_and_the_keyword_build_waits_for_start(
         return index(*args, keyword_only=keyword_only, **kwargs)
 
     monkeypatch.setattr("askdocs.corpus.parse_pool.parse_document", recording_parse)
+    monkeypatch.setattr("askdocs.search.lexical.document_terms", recording_terms)
     monkeypatch.setattr(service, "read_ahead", recording_read_ahead)
     monkeypatch.setattr(service, "index", recording_index)
     backend.begin()
-    assert read.wait(120)  # a hang bound, not a latency figure
+    assert backend.phases.read.wait(120)  # begin() waits for it; hang bounds, not figures
+    assert read.wait(120)
     assert events == ["read"]  # the keyword build waits for start()
     assert service.store.backend.pointers() == {}
     assert parsed_here == []  # the worker took every page, the short ones too
+    assert encoded_here == []  # and every chunk's BM25 vector
     assert service.corpus_cache.corpus.parser is not None
     assert service.corpus_cache.corpus.parser.workers_started == 1
 
@@ -109,3 +119,4 @@ def test_begin_parses_in_the_worker_and_the_keyword_build_waits_for_start(
     assert first["mode"] == "keyword"
     assert first["hits"]
     assert parsed_here == []  # the build found every page parsed
+    assert encoded_here == []  # and every vector made

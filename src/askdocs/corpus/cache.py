@@ -62,7 +62,8 @@ class CorpusCache:
     def __init__(self, parser: ParsePool | None = None) -> None:
         self.lock = threading.Lock()
         self.parser = parser
-        self.offload = False  # ``offloaded()``: the parser's worker takes every page it can
+        self.busy: Callable[[], bool] = _never  # ``offloaded()``: the worker takes what it can
+        self._on_read: Callable[[], None] | None = None  # ``offloaded(read=...)``, once
         self._sites: dict[SiteKey, SiteCache] = {}
 
     def site(self, key: SiteKey) -> SiteCache:
@@ -75,19 +76,30 @@ class CorpusCache:
     def parse_many(self, jobs: Sequence[ParseJob]) -> list[SourceDoc | CorpusError]:
         """Parse files, in order: with ``parser``, long ones under its time budget in its
         worker while this thread parses the others (``ParsePool.parse_many``)."""
+        if self._on_read is not None:
+            on_read, self._on_read = self._on_read, None
+            on_read()
         if self.parser is not None:
-            return self.parser.parse_many(jobs, here=not self.offload)
+            busy = self.busy
+            return self.parser.parse_many(jobs, here=lambda: not busy())
         return [_parse_here(job) for job in jobs]
 
     @contextmanager
-    def offloaded(self) -> Iterator[None]:
-        """Reads meanwhile leave the parsing to the worker where one is needed anyway: the
-        process is busy with other work (``askdocs mcp`` importing the SDK)."""
-        self.offload = True
+    def offloaded(
+        self, busy: Callable[[], bool] | None = None, read: Callable[[], None] | None = None
+    ) -> Iterator[None]:
+        """Reads meanwhile leave the parsing to the worker where one is needed anyway while
+        the process is ``busy()`` with other work (``askdocs mcp`` importing the SDK);
+        without ``busy``, for the whole block. ``read()`` is called once, when the first
+        batch of files has been read and its parsing starts (or when the block ends)."""
+        self.busy, self._on_read = busy or _always, read
         try:
             yield
         finally:
-            self.offload = False
+            on_read, self._on_read = self._on_read, None
+            self.busy = _never
+            if on_read is not None:
+                on_read()
 
     def close(self) -> None:
         """Stop the parse worker, if any (the cache itself stays usable in process)."""
@@ -145,6 +157,14 @@ def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes:
             return None
 
     return expand_includes(text, rel, read)
+
+
+def _never() -> bool:
+    return False
+
+
+def _always() -> bool:
+    return True
 
 
 def _parse_here(job: ParseJob) -> SourceDoc | CorpusError:

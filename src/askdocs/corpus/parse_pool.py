@@ -14,21 +14,30 @@ a docs tree (and of the tests) never need a worker.
 holding the GIL) feeds the worker the longest pages first while the calling thread parses
 the shortest in process (fastapi-docs: its 30 long pages are 1.1 of its 1.5 MB, the release
 notes alone 0.7 MB).
+
+``map`` runs a pure module-level function over items on the same two cores (``MapJob``:
+the function travels by name): ``askdocs mcp`` on a cold store has the worker compute the
+chunks' BM25 vectors while this process imports the MCP SDK, so the keyword-only build
+after the handshake only writes them (``AskDocs.read_ahead``).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from askdocs.corpus.dialects.includes import Included
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.errors import CorpusError
 from askdocs.workers import WorkerFailed, WorkerPool, WorkerTimeout
 
+log = logging.getLogger(__name__)
 IN_PROCESS_MAX_CHARS = 8 * 1024
+MAP_BATCH = 128  # items per worker call of ``map``: each call is bounded by the parse budget
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,14 @@ class ParseJob:
     rel: str
     options: ParseOptions
     included: Included | None
+
+
+@dataclass(frozen=True)
+class MapJob:
+    """``function`` of each of ``items``: a module-level function (pickled by name)."""
+
+    function: Callable[[Any], object]
+    items: tuple[object, ...]
 
 
 class ParsePool:
@@ -57,25 +74,56 @@ class ParsePool:
         return self._in_worker(ParseJob(text, rel, options, included))
 
     def parse_many(
-        self, jobs: Sequence[ParseJob], *, here: bool = True
+        self, jobs: Sequence[ParseJob], *, here: Free = True
     ) -> list[SourceDoc | CorpusError]:
         """``parse`` of each job, in order; a bad file's ``CorpusError`` is its result.
 
         When some page is long (so the worker is needed anyway), a helper thread feeds the
         worker the longest pages first while this thread parses the shortest; whichever
         runs out takes the other end's next page (the worker any page, this thread only
-        short ones), so both cores stay busy until the batch is done. ``here=False``: this
-        process is busy with other work (``askdocs mcp`` starting), so the worker takes
-        every page of such a batch."""
+        short ones), so both cores stay busy until the batch is done. ``here`` false (or a
+        callable answering false): this process is busy with other work (``askdocs mcp``
+        starting), so meanwhile the worker takes every page of such a batch; this thread
+        joins in as soon as ``here()`` turns true."""
+        free = _free(here)
         queue = _Queue(jobs)
         helper = _Helper(self, queue) if queue.has_long() else None
         try:
-            while (helper is None or here) and (n := queue.take_short()) is not None:
+            while (n := _next_here(queue.take_short, helper, free)) is not None:
                 queue.results[n] = _attempt(_in_process, jobs[n])
         finally:
             if helper is not None:
                 helper.join()
         return [queue.results[n] for n in range(len(jobs))]
+
+    def map(self, function: Callable[[T], R], items: Sequence[T], *, here: Free = True) -> list[R]:
+        """``function`` of each item, in order, on two cores: a helper thread has the worker
+        take batches from the front while this thread takes them from the back whenever
+        ``here()``. ``function`` must be pure and module-level (the worker imports it by
+        name). A worker that fails or times out leaves its batches to this thread."""
+        free = _free(here)
+        batches: _Batches[R] = _Batches(len(items))
+        helper = _MapHelper(self, function, items, batches)
+        try:
+            while (start := _next_here(batches.take_last, helper, free)) is not None:
+                batches.results[start] = [
+                    function(item) for item in items[start : start + MAP_BATCH]
+                ]
+        finally:
+            helper.join()
+        return [value for start in sorted(batches.results) for value in batches.results[start]]
+
+    def _map_in_worker(self, job: MapJob) -> list[object] | None:
+        try:
+            status, value = self._pool.call(job)
+        except (WorkerTimeout, WorkerFailed):
+            return None
+        except Exception as exc:  # e.g. a function that does not pickle: computed here
+            log.warning("computing %s in process: %s", _name(job.function), exc)
+            return None
+        if status != "ok" or not isinstance(value, list) or len(value) != len(job.items):
+            return None
+        return value
 
     def _in_worker(self, job: ParseJob) -> SourceDoc:
         try:
@@ -101,6 +149,31 @@ class ParsePool:
 
     def close(self) -> None:
         self._pool.close()
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+Free = bool | Callable[[], bool]  # whether the calling thread may work now (``parse_many``)
+_WAIT_SECONDS = 0.05  # a busy caller looks again this often
+
+
+def _free(here: Free) -> Callable[[], bool]:
+    return here if callable(here) else lambda: here
+
+
+class _Worked(Protocol):
+    def join(self, timeout: float | None = None) -> None: ...
+    def alive(self) -> bool: ...
+
+
+def _next_here(
+    take: Callable[[], int | None], helper: _Worked | None, free: Callable[[], bool]
+) -> int | None:
+    """The calling thread's next piece of work: waits while it is not ``free`` and the
+    helper still works (a helper that stopped leaves the rest to this thread)."""
+    while helper is not None and helper.alive() and not free():
+        helper.join(_WAIT_SECONDS)
+    return take()
 
 
 class _Queue:
@@ -148,10 +221,69 @@ class _Helper:
         except BaseException as exc:  # a thread boundary: the caller re-raises it
             self._error = exc
 
-    def join(self) -> None:
-        self._thread.join()
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
         if self._error is not None:
             raise self._error
+
+
+class _Batches(Generic[R]):
+    """The batch starts of a ``map`` call: the worker takes from the front, the calling
+    thread from the back."""
+
+    def __init__(self, count: int) -> None:
+        self.results: dict[int, list[R]] = {}
+        self._starts = deque(range(0, count, MAP_BATCH))
+        self._lock = threading.Lock()
+
+    def take_first(self) -> int | None:
+        with self._lock:
+            return self._starts.popleft() if self._starts else None
+
+    def take_last(self) -> int | None:
+        with self._lock:
+            return self._starts.pop() if self._starts else None
+
+    def give_back(self, start: int) -> None:
+        with self._lock:
+            self._starts.appendleft(start)
+
+
+class _MapHelper(Generic[T, R]):
+    """The thread that has the worker compute a ``map`` call's batches."""
+
+    def __init__(
+        self,
+        pool: ParsePool,
+        function: Callable[[T], R],
+        items: Sequence[T],
+        batches: _Batches[R],
+    ) -> None:
+        self._pool, self._function, self._items, self._batches = pool, function, items, batches
+        self._thread = threading.Thread(target=self._run, name="askdocs-map", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (start := self._batches.take_first()) is not None:
+            items = tuple(self._items[start : start + MAP_BATCH])
+            values = self._pool._map_in_worker(MapJob(self._function, items))
+            if values is None:  # the calling thread computes the rest
+                self._batches.give_back(start)
+                return
+            self._batches.results[start] = cast("list[R]", values)
+
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+
+def _name(function: Callable[..., object]) -> str:
+    return f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', '?')}"
 
 
 def _in_process(job: ParseJob) -> SourceDoc:

@@ -5,26 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from askdocs.types import Chunk
-
-
-@dataclass(frozen=True)
-class SparseVector:
-    """A sparse vector: sorted, unique ``indices`` with one value each.
-
-    Documents carry BM25 term-frequency saturations (``askdocs.search.lexical``); the store
-    multiplies in the IDF (Qdrant ``Modifier.IDF``), so a dot product with a query vector of
-    ones is the BM25 score.
-    """
-
-    indices: tuple[int, ...]
-    values: tuple[float, ...]
-
-    def __post_init__(self) -> None:
-        if len(self.indices) != len(self.values):
-            raise ValueError("a sparse vector needs one value per index")
-
-    def __bool__(self) -> bool:
-        return bool(self.indices)
+from askdocs.types import SparseVector as SparseVector  # a core type: the parse worker uses it
 
 
 @dataclass(frozen=True)

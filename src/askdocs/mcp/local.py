@@ -15,9 +15,12 @@ the hits are the same), and the full run, which loads the model and embeds, star
 once a search has answered or ``FIRST_ANSWER_GRACE_SECONDS`` passed.
 
 ``askdocs mcp`` calls ``begin()`` before it imports the MCP SDK and builds the server: on a
-cold store the start-up run then reads the docs meanwhile and has the parse worker parse
-them, on the other core (``AskDocs.read_ahead``), and waits for ``start()`` (the server is
-about to serve) before the rest of the keyword build, so the handshake is not held up by it.
+cold store the start-up run reads the docs while ``begin()`` waits (a thread reading
+thousands of small files beside an import waits for the interpreter lock after every
+system call: 0.2 s of reading took 0.9 s), then has the parse worker parse them and
+compute their BM25 vectors on the other core while the SDK imports, both cores from
+``start()`` (``AskDocs.read_ahead``). The keyword build itself waits for ``start()``, so
+the handshake is not held up by it.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from askdocs.types import Page
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 STOP_WAIT_SECONDS = 5.0
+READ_WAIT_SECONDS = 3.0  # the most ``begin()`` waits for the docs to be read
 FIRST_ANSWER_GRACE_SECONDS = 3.0  # cold store: the full run waits this long for a search
 
 
@@ -79,6 +83,7 @@ class LocalBackend:
         self._begun = True
         for site in self.indexes:
             self.core.indexer.submit(site, local_run(self.service, site, self.phases))
+        self.phases.read.wait(READ_WAIT_SECONDS)  # module text: the reading needs the lock
 
     async def start(self) -> None:
         self.begin()
@@ -164,6 +169,7 @@ class StartPhases:
 
     def __init__(self, grace_seconds: float = FIRST_ANSWER_GRACE_SECONDS) -> None:
         self.serving = threading.Event()
+        self.read = threading.Event()  # the first start-up run has read its docs
         self.keyword: set[str] = set()
         self.answered = threading.Event()
         self.grace_seconds = grace_seconds
@@ -199,7 +205,11 @@ def local_run(service: AskDocs, site_id: str, phases: StartPhases | None = None)
         phases.serving.set()
 
     def run(progress: SiteProgress) -> object:
-        if _keyword_first(service, site_id, phases, progress):
+        try:
+            keyword_first = _keyword_first(service, site_id, phases, progress)
+        finally:
+            phases.read.set()
+        if keyword_first:
             phases.keyword.add(site_id)
             progress.mark_ready()  # searchable now; the ready check would load the model
             phases.wait_answered(progress)
@@ -225,7 +235,9 @@ def _keyword_first(
     the rest waits until it serves. True when it built that keyword-only collection."""
     if service.store.backend.pointers():
         return False
-    service.read_ahead(site_id)  # the parse worker's work: the build below parses nothing
+    # the parse worker's work while the server starts, then both cores': the build below
+    # parses and encodes nothing
+    service.read_ahead(site_id, busy=lambda: not phases.serving.is_set(), read=phases.read.set)
     phases.wait_serving(progress)
     report = service.index(site_id, keyword_only=True)
     logger.info(

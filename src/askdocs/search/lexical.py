@@ -34,8 +34,8 @@ from typing import Generic, Protocol, TypeVar
 
 import Stemmer
 
-from askdocs.index.types import SparseVector
 from askdocs.search.stopwords import stop_words
+from askdocs.types import SparseVector
 
 __all__ = [
     "DEFAULT_AVGDL",
