@@ -310,6 +310,9 @@ def test_conversations_reopen_from_the_list(
     page.fill("#composer-input", "What is Alpha?")
     page.keyboard.press("Enter")
     expect(page.locator(".answer-text").last).to_have_text("Alpha is the organisation's handbook.")
+    # the turn has ended (its last frames may come after the text): a new conversation
+    # started before that is refused with "Wait for the answer to finish"
+    expect(page.locator("#composer-send")).to_have_text("Send")
     phone = page.viewport_name == "phone"  # type: ignore[attr-defined]
     if phone:  # the conversations are a drawer: open it, then start a new one by keyboard
         page.click("#threads-toggle")
