@@ -195,11 +195,10 @@ class AskDocs:
         corpus = self.corpus_cache.corpus
         with corpus.offloaded(busy, read):
             chunks = self.snapshot(site_id).chunks
-            busy_now = corpus.busy
             if corpus.parser is None or not chunks:
                 return
             vectors = corpus.parser.map(
-                lexical.document_vector, chunks, here=lambda: not busy_now()
+                lexical.document_vector, chunks, here=lambda: not corpus.busy()
             )
         self._sparse_ahead = dict(zip(chunks, vectors, strict=True))
 

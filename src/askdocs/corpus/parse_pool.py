@@ -28,7 +28,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast
+from functools import partial
+from typing import Any, Generic, TypeVar, cast
 
 from askdocs.corpus.dialects.includes import Included
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
@@ -87,7 +88,11 @@ class ParsePool:
         joins in as soon as ``here()`` turns true."""
         free = _free(here)
         queue = _Queue(jobs)
-        helper = _Helper(self, queue) if queue.has_long() else None
+        helper = (
+            _Background(partial(_feed_long, self, queue), "askdocs-parse-batch")
+            if queue.has_long()
+            else None
+        )
         try:
             while (n := _next_here(queue.take_short, helper, free)) is not None:
                 queue.results[n] = _attempt(_in_process, jobs[n])
@@ -103,7 +108,7 @@ class ParsePool:
         name). A worker that fails or times out leaves its batches to this thread."""
         free = _free(here)
         batches: _Batches[R] = _Batches(len(items))
-        helper = _MapHelper(self, function, items, batches)
+        helper = _Background(partial(_feed_map, self, function, items, batches), "askdocs-map")
         try:
             while (start := _next_here(batches.take_last, helper, free)) is not None:
                 batches.results[start] = [
@@ -161,13 +166,8 @@ def _free(here: Free) -> Callable[[], bool]:
     return here if callable(here) else lambda: here
 
 
-class _Worked(Protocol):
-    def join(self, timeout: float | None = None) -> None: ...
-    def alive(self) -> bool: ...
-
-
 def _next_here(
-    take: Callable[[], int | None], helper: _Worked | None, free: Callable[[], bool]
+    take: Callable[[], int | None], helper: _Background | None, free: Callable[[], bool]
 ) -> int | None:
     """The calling thread's next piece of work: waits while it is not ``free`` and the
     helper still works (a helper that stopped leaves the rest to this thread)."""
@@ -203,21 +203,17 @@ class _Queue:
         return len(self.jobs[n].text)
 
 
-class _Helper:
-    """The thread that feeds a ``parse_many`` batch to the worker, longest pages first."""
+class _Background:
+    """A daemon thread running ``work``; what it raises reaches the caller at ``join``."""
 
-    def __init__(self, pool: ParsePool, queue: _Queue) -> None:
-        self._pool = pool
-        self._queue = queue
+    def __init__(self, work: Callable[[], None], name: str) -> None:
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="askdocs-parse-batch", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(work,), name=name, daemon=True)
         self._thread.start()
 
-    def _run(self) -> None:
-        queue = self._queue
+    def _run(self, work: Callable[[], None]) -> None:
         try:
-            while (n := queue.take_long()) is not None:
-                queue.results[n] = _attempt(self._pool._in_worker, queue.jobs[n])
+            work()
         except BaseException as exc:  # a thread boundary: the caller re-raises it
             self._error = exc
 
@@ -228,6 +224,12 @@ class _Helper:
         self._thread.join(timeout)
         if self._error is not None:
             raise self._error
+
+
+def _feed_long(pool: ParsePool, queue: _Queue) -> None:
+    """Feeds a ``parse_many`` batch to the worker, longest pages first."""
+    while (n := queue.take_long()) is not None:
+        queue.results[n] = _attempt(pool._in_worker, queue.jobs[n])
 
 
 class _Batches(Generic[R]):
@@ -252,34 +254,17 @@ class _Batches(Generic[R]):
             self._starts.appendleft(start)
 
 
-class _MapHelper(Generic[T, R]):
-    """The thread that has the worker compute a ``map`` call's batches."""
-
-    def __init__(
-        self,
-        pool: ParsePool,
-        function: Callable[[T], R],
-        items: Sequence[T],
-        batches: _Batches[R],
-    ) -> None:
-        self._pool, self._function, self._items, self._batches = pool, function, items, batches
-        self._thread = threading.Thread(target=self._run, name="askdocs-map", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while (start := self._batches.take_first()) is not None:
-            items = tuple(self._items[start : start + MAP_BATCH])
-            values = self._pool._map_in_worker(MapJob(self._function, items))
-            if values is None:  # the calling thread computes the rest
-                self._batches.give_back(start)
-                return
-            self._batches.results[start] = cast("list[R]", values)
-
-    def alive(self) -> bool:
-        return self._thread.is_alive()
-
-    def join(self, timeout: float | None = None) -> None:
-        self._thread.join(timeout)
+def _feed_map(
+    pool: ParsePool, function: Callable[[T], R], items: Sequence[T], batches: _Batches[R]
+) -> None:
+    """Has the worker compute a ``map`` call's batches, from the front; on a failure the
+    calling thread computes the rest."""
+    while (start := batches.take_first()) is not None:
+        values = pool._map_in_worker(MapJob(function, tuple(items[start : start + MAP_BATCH])))
+        if values is None:
+            batches.give_back(start)
+            return
+        batches.results[start] = cast("list[R]", values)
 
 
 def _name(function: Callable[..., object]) -> str:
