@@ -13,6 +13,7 @@ from askdocs.blocking import BlockingPool, pool_size
 from askdocs.indexing import Indexer
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatModel
+from askdocs.search.processes import SearchProcesses
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 
@@ -36,6 +37,10 @@ class Core:
         self.engine = engine or AskDocs(settings, sites)
         self._owns_engine = engine is None
         self.pool = BlockingPool(pool_size(settings.server.search_concurrency))
+        processes = settings.server.search_processes
+        self.search_processes = SearchProcesses(processes) if processes else None
+        if self.search_processes is not None:
+            self.engine.search_processes = self.search_processes
         self.chat: ChatModel | None = create_chat_model(settings.chat)
         self.indexer = Indexer.from_settings(self.engine, settings.index)
 
@@ -45,5 +50,8 @@ class Core:
     async def aclose(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
         await self.stop_indexer(wait_seconds)
         self.pool.close()
+        if self.search_processes is not None:
+            self.engine.search_processes = None
+            self.search_processes.close()
         if self._owns_engine:
             self.engine.close()

@@ -42,6 +42,18 @@ class AskDocsError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by type, message and attributes (a search worker sends its errors to the
+        server): subclasses with other constructor arguments come back whole too."""
+        return (_rebuilt, (type(self), self.message, dict(self.__dict__)))
+
+
+def _rebuilt(kind: type[AskDocsError], message: str, state: dict[str, object]) -> AskDocsError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
 
 class ConfigError(AskDocsError):
     status = 500

@@ -26,6 +26,7 @@ from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, o
 from askdocs.indexing import ActivityMonitor
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.search import lexical
+from askdocs.search.processes import SearchProcesses
 from askdocs.search.retrieval import Retriever, SearchRequest
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
 from askdocs.sites import SiteCatalog
@@ -90,6 +91,7 @@ class AskDocs:
         self._empty: set[str] = set()
         self._warming = threading.Event()  # set while the model loads in the background
         self._sparse_ahead: dict[Chunk, SparseVector] = {}  # read_ahead's, for the next build
+        self.search_processes: SearchProcesses | None = None  # set by the server (Core)
 
     @property
     def sites(self) -> list[SiteConfig]:
@@ -127,15 +129,29 @@ class AskDocs:
         (before: the first search after ``/readyz`` took 0.4 s). A failure is logged and
         left to the searches, which then run keyword-only and say why."""
         try:
-            load = getattr(self.embedder, "load", None)
-            if callable(load):
-                load()
+            workers = self.search_processes
+            if workers is not None:  # they load their own models; this process needs none
+                workers.warm(self._worker_settings(), self._warm_request())
+            else:
+                load = getattr(self.embedder, "load", None)
+                if callable(load):
+                    load()
             for site in self.sites:
                 self._warm_search(site.id)
         except AskDocsError as exc:
             log.warning("the embedding model did not load: %s", exc)
         finally:
             self._warming.clear()
+
+    def _warm_request(self) -> SearchRequest:
+        sites = self.sites
+        site = sites[0] if sites else None
+        return SearchRequest(
+            query=WARM_UP_QUERY,
+            site=site.id if site else "",
+            fallback_locale=site.default_locale if site else "en",
+            limit=1,
+        )
 
     def _warm_search(self, site: str) -> None:
         try:
@@ -351,11 +367,25 @@ class AskDocs:
             limit=limit,
             history=tuple(history),
         )
-        embedder = None if keyword_only else self.embedder
-        result = Retriever(self.store, embedder, self.settings.search).search(request)
+        result = self._retrieve(request, keyword_only)
         roots = [root.path for root in config.roots]
         hits = self.freshness.hits(result.hits, roots, self.indexed_at(result.collection))
         return dataclasses.replace(result, hits=hits)
+
+    def _retrieve(self, request: SearchRequest, keyword_only: bool) -> SearchResult:
+        """The retrieval step: in a search worker process when there are some (and it
+        answers), else here."""
+        workers = self.search_processes
+        if workers is not None and not keyword_only:
+            found = workers.search(self._worker_settings(), request)
+            if found is not None:
+                return found
+        embedder = None if keyword_only else self.embedder
+        return Retriever(self.store, embedder, self.settings.search).search(request)
+
+    def _worker_settings(self) -> Settings:
+        """What a search worker needs to search as this engine does now."""
+        return self.settings.model_copy(update={"embedding": self._with_cache_dir()})
 
     def indexed_at(self, collection: str | None) -> float | None:
         """When ``collection`` was built (Unix seconds), from its manifest."""

@@ -146,6 +146,8 @@ class ServerSettings(BaseModel):
     trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
     # searches run at once; None: one per CPU core the process may use (blocking.usable_cpus)
     search_concurrency: int | None = Field(default=None, ge=1, le=64)
+    # retrieval in this many worker processes (search/processes.py); 0: in the server process
+    search_processes: int = Field(default=0, ge=0, le=32)
     index_in_background: bool = True  # serve indexes configured sites at start-up
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
 

@@ -22,7 +22,7 @@ from askdocs.index import (
 from askdocs.index.edge import EdgeBackend
 from askdocs.index.server import QdrantBackend
 from askdocs.search.lexical import document_vector, query_vector
-from tests.index.helpers import HashingEmbedder, corpus
+from tests.index.helpers import HashingEmbedder, chunk, corpus
 
 QUESTION = "read json from a websocket with receive_json"
 
@@ -83,6 +83,23 @@ def test_queries_are_the_same(any_store: IndexStore) -> None:
     )
     assert keyword.hits
     assert "shm-size" in keyword.hits[0].chunk.text
+
+
+def test_term_probes_are_the_same(any_store: IndexStore) -> None:
+    embedder = HashingEmbedder()
+    news = chunk("docs", "changes", "Changes", "Version 3 exports prometheus metrics.")
+    docs = [*corpus(), replace(news, kind="changelog")]
+    build_index(any_store, embedder, "docs", docs, sparse=document_vector)
+    build_index(any_store, embedder, "guide", corpus("guide", 4, 1), sparse=document_vector)
+    info = any_store.current(model_spec(embedder))
+    assert info is not None
+    words = ("websocket", "prometheus", "docker", "oauth2", "grpc")  # guide: 4 pages, no OAuth2
+    probes = [query_vector(word) for word in words]
+    assert any_store.mentioned(info, probes, QueryFilter()) == [True, True, True, True, False]
+    guide = QueryFilter(site="guide")
+    assert any_store.mentioned(info, probes, guide) == [True, False, True, False, False]
+    guides_only = QueryFilter(site="docs", exclude_kind="changelog")
+    assert any_store.mentioned(info, probes, guides_only) == [True, False, True, True, False]
 
 
 def test_keyword_only_is_the_same(any_store: IndexStore) -> None:

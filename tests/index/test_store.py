@@ -26,7 +26,7 @@ from askdocs.index.backend import QuerySpec, RawResult
 from askdocs.index.edge import EdgeBackend
 from askdocs.index.payload import INDEXED_FIELDS
 from askdocs.search.lexical import document_vector, query_vector
-from tests.index.helpers import HashingEmbedder, corpus
+from tests.index.helpers import HashingEmbedder, chunk, corpus
 
 QUESTION = "how do I read json from a websocket with receive_json"
 
@@ -257,11 +257,56 @@ def test_term_probes_run_as_one_engine_call(index_root: Path, embedder: HashingE
     words = ["websocket", "prometheus", "json", "grpc"]
     probes = [query_vector(word) for word in words]
     before = _calls(store)
-    found = store.mentioned(info, probes, QueryFilter(site="docs"))
-    assert found == [True, False, True, False]
-    assert _calls(store) == before + 1
+    assert store.mentioned(info, probes, QueryFilter()) == [True, False, True, False]
+    assert _calls(store) == before + 1  # every best chunk passes: nothing is asked again
+    assert store.mentioned(info, probes, QueryFilter(site="docs")) == [True, False, True, False]
+    assert _calls(store) <= before + 3  # at most one more call, for the terms left open
     assert store.mentioned(info, [], QueryFilter(site="docs")) == []
     store.close()
+
+
+def test_a_term_whose_best_chunk_is_filtered_out_is_asked_again(
+    index_root: Path, embedder: HashingEmbedder
+) -> None:
+    """The first step asks the whole collection; a term is known under the filter only if
+    a chunk under the filter holds it, whichever chunk holds it best."""
+    store = IndexStore(_CountingBackend(index_root))
+    other = [chunk("other", "zoo", "Zoo", "zebra zebra zebra zebra okapi okapi okapi")]
+    mine = [
+        chunk("mine", "guide", "Guide", "A zebra crossing, among many other words of a guide."),
+        replace(chunk("mine", "changes", "Changes", "Version 2 added quokka."), kind="changelog"),
+    ]
+    build_index(store, embedder, "other", other, sparse=document_vector)
+    build_index(store, embedder, "mine", mine, sparse=document_vector)
+    info = store.current(model_spec(embedder))
+    assert info is not None
+    probes = [query_vector(word) for word in ("zebra", "okapi", "quokka", "guide")]
+    guides = QueryFilter(site="mine", exclude_kind="changelog")
+    before = _calls(store)
+    assert store.mentioned(info, probes, guides) == [True, False, False, True]
+    assert _calls(store) == before + 2  # zebra, okapi and quokka were asked again
+    assert store.mentioned(info, probes, QueryFilter(site="mine")) == [True, False, True, True]
+    assert store.mentioned(info, probes, QueryFilter(site="other")) == [True, True, False, False]
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("wanted", "payload", "admitted"),
+    [
+        (QueryFilter(), {}, True),
+        (QueryFilter(site="a"), {"site": "a"}, True),
+        (QueryFilter(site="a"), {"site": "b"}, False),
+        (QueryFilter(locales=("en", "cs")), {"locale": "cs"}, True),
+        (QueryFilter(locales=("en",)), {"locale": "cs"}, False),
+        (QueryFilter(audience="user"), {"audience": "developer"}, False),
+        (QueryFilter(exclude_kind="changelog"), {"site": "a"}, True),  # no kind: a guide
+        (QueryFilter(exclude_kind="changelog"), {"kind": "changelog"}, False),
+    ],
+)
+def test_a_filter_admits_the_payloads_the_engine_returns(
+    wanted: QueryFilter, payload: dict[str, str], admitted: bool
+) -> None:
+    assert wanted.admits(payload) is admitted
 
 
 def _calls(store: IndexStore) -> int:

@@ -29,6 +29,12 @@ from askdocs.settings import Settings
 )
 @click.option("--host", default=None, help="Address to bind (default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port to listen on (default 8000).")
+@click.option(
+    "--search-processes",
+    type=click.IntRange(0, 32),
+    default=None,
+    help="Run searches in N worker processes (server.search_processes; default 0: in process).",
+)
 @click.pass_obj
 def serve(
     obj: CliContext,
@@ -36,12 +42,13 @@ def serve(
     named: tuple[str, ...],
     host: str | None,
     port: int | None,
+    search_processes: int | None,
 ) -> None:
     """Serve the HTTP API, and the docs folders PATH... (site id: the folder's name).
 
     Sites are indexed in the background; start-up never waits.
     """
-    settings = with_binding(obj.settings, host, port)
+    settings = with_binding(obj.settings, host, port, search_processes)
     sock = listen(settings.server.host, settings.server.port)  # before anything else
     import uvicorn
 
@@ -87,12 +94,16 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def with_binding(settings: Settings, host: str | None, port: int | None) -> Settings:
+def with_binding(
+    settings: Settings, host: str | None, port: int | None, search_processes: int | None = None
+) -> Settings:
     update: dict[str, object] = {}
     if host is not None:
         update["host"] = host
     if port is not None:
         update["port"] = port
+    if search_processes is not None:
+        update["search_processes"] = search_processes
     server = settings.server.model_copy(update=update)
     return settings.model_copy(update={"server": server})
 

@@ -72,7 +72,14 @@ class QuerySpec:
     filter: QueryFilter
     limit: int
     params: HybridParams
-    with_payload: bool = True  # False: ids and scores only (existence probes)
+    # False: ids and scores only; field names: only those fields (existence probes)
+    with_payload: bool | tuple[str, ...] = True
+
+
+def payload_fields(spec: QuerySpec) -> bool | list[str]:
+    """``with_payload`` as both engines take it: all, nothing, or the named fields."""
+    wanted = spec.with_payload
+    return wanted if isinstance(wanted, bool) else list(wanted)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from askdocs.index.backend import (
     RawHit,
     RawResult,
     StoredPoint,
+    payload_fields,
     stored_point,
 )
 from askdocs.index.payload import INDEXED_FIELDS
@@ -85,7 +86,7 @@ def query_requests(spec: QuerySpec) -> tuple[list[qe.QueryRequest], bool]:
     flt = to_filter(spec.filter)
     dense = qe.Query.Nearest(spec.dense.tolist(), using=DENSE) if spec.dense is not None else None
     lexical = qe.Query.Nearest(sparse(spec.sparse), using=SPARSE) if spec.sparse else None
-    common: dict[str, Any] = {"filter": flt, "with_payload": spec.with_payload}
+    common: dict[str, Any] = {"filter": flt, "with_payload": payload_fields(spec)}
     if dense is not None and lexical is not None:
         p = spec.params
         prefetches = [

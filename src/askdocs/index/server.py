@@ -30,6 +30,7 @@ from askdocs.index.backend import (
     QuerySpec,
     RawResult,
     StoredPoint,
+    payload_fields,
 )
 from askdocs.index.files import exclusive, try_exclusive
 from askdocs.index.naming import PREFIX
@@ -267,7 +268,7 @@ def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
         ]
         rrf = models.RrfQuery(rrf=models.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight]))
         main = models.QueryRequest(
-            prefetch=prefetch, query=rrf, limit=spec.limit, with_payload=spec.with_payload
+            prefetch=prefetch, query=rrf, limit=spec.limit, with_payload=payload_fields(spec)
         )
         scores = models.QueryRequest(
             query=dense, using=DENSE, limit=p.prefetch, filter=flt, with_payload=False
@@ -278,7 +279,7 @@ def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
         using=DENSE if dense is not None else SPARSE,
         limit=spec.limit,
         filter=flt,
-        with_payload=spec.with_payload,
+        with_payload=payload_fields(spec),
     )
     return [only], False
 

@@ -109,11 +109,24 @@ class IndexStore:
         self, collection: CollectionInfo, terms: Sequence[SparseVector], filter: QueryFilter
     ) -> list[bool]:
         """For each one-term ``terms`` vector: whether any chunk under ``filter`` holds it.
-        All the look-ups run as one engine call."""
+
+        First each term's best chunk in the whole collection (no filter, so the engine
+        reads only the term's postings: a tenth of a filtered look-up at 100k chunks). A
+        term no chunk holds is unknown, one whose best chunk passes ``filter`` is known;
+        only the others are asked again under ``filter``. Each step is one engine call."""
         if not terms:
             return []
-        specs = [QuerySpec(None, term, filter, 1, HybridParams(), False) for term in terms]
-        return [bool(raw.hits) for raw in self.backend.query_batch(collection.name, specs)]
+        wide = [
+            QuerySpec(None, t, QueryFilter(), 1, HybridParams(), QueryFilter.FIELDS) for t in terms
+        ]
+        best = self.backend.query_batch(collection.name, wide)
+        found = [bool(raw.hits) and filter.admits(raw.hits[0].payload) for raw in best]
+        again = [i for i, raw in enumerate(best) if raw.hits and not found[i]]
+        if again:
+            specs = [QuerySpec(None, terms[i], filter, 1, HybridParams(), False) for i in again]
+            for i, raw in zip(again, self.backend.query_batch(collection.name, specs), strict=True):
+                found[i] = bool(raw.hits)
+        return found
 
     def manifest(self, name: str) -> Manifest | None:
         return self._manifest(name)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from askdocs.types import Chunk
 from askdocs.types import SparseVector as SparseVector  # a core type: the parse worker uses it
@@ -16,6 +18,18 @@ class QueryFilter:
     locales: tuple[str, ...] | None = None
     audience: str | None = None
     exclude_kind: str | None = None  # leave out points of this page kind ("changelog")
+
+    FIELDS = ("site", "locale", "audience", "kind")  # the payload fields a filter reads
+
+    def admits(self, payload: Mapping[str, Any]) -> bool:
+        """Whether a point with this payload (at least ``FIELDS``) passes the filter, as
+        the engine decides it (a payload without ``kind`` is a guide's)."""
+        return (
+            (self.site is None or payload.get("site") == self.site)
+            and (self.locales is None or payload.get("locale") in self.locales)
+            and (self.audience is None or payload.get("audience") == self.audience)
+            and (self.exclude_kind is None or payload.get("kind") != self.exclude_kind)
+        )
 
 
 @dataclass(frozen=True)
