@@ -100,6 +100,12 @@ def test_term_probes_are_the_same(any_store: IndexStore) -> None:
     assert any_store.mentioned(info, probes, guide) == [True, False, True, False, False]
     guides_only = QueryFilter(site="docs", exclude_kind="changelog")
     assert any_store.mentioned(info, probes, guides_only) == [True, False, True, True, False]
+    for flt in (guide, guides_only, QueryFilter()):
+        held = any_store.backend.term_ids(info.name, flt)
+        assert [bool(set(p.indices) & set(held.tolist())) for p in probes] == (
+            any_store.mentioned(info, probes, flt)
+        )
+    assert any_store.backend.term_ids(info.name, QueryFilter(site="nowhere")).size == 0
 
 
 def test_keyword_only_is_the_same(any_store: IndexStore) -> None:

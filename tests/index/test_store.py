@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from askdocs.index import edge_convert as conv
 from askdocs.index.backend import QuerySpec, RawResult
 from askdocs.index.edge import EdgeBackend
 from askdocs.index.payload import INDEXED_FIELDS
+from askdocs.index.store import holds_any
 from askdocs.search.lexical import document_vector, query_vector
 from tests.index.helpers import HashingEmbedder, chunk, corpus
 
@@ -288,6 +290,67 @@ def test_a_term_whose_best_chunk_is_filtered_out_is_asked_again(
     assert store.mentioned(info, probes, QueryFilter(site="mine")) == [True, False, True, True]
     assert store.mentioned(info, probes, QueryFilter(site="other")) == [True, True, False, False]
     store.close()
+
+
+def test_term_ids_once_read_answer_alike_without_the_engine(
+    index_root: Path, embedder: HashingEmbedder
+) -> None:
+    store = IndexStore(_CountingBackend(index_root))
+    info = indexed(store, embedder)
+    words = ["websocket", "prometheus", "json", "grpc", "docker", "receive_json"]
+    probes = [query_vector(word) for word in words]
+    flt = QueryFilter(site="docs", exclude_kind="changelog")
+    probed = store.mentioned(info, probes, flt)  # the first call probes and starts the read
+    ids = store._terms.wait(info.name, flt, timeout=30)
+    assert ids is not None
+    assert list(ids) == sorted(set(ids.tolist()))  # sorted, each once
+    before = _calls(store)
+    assert store.mentioned(info, probes, flt) == probed == [True, False, True, False, True, True]
+    assert _calls(store) == before  # answered from the term ids
+    store.close()
+
+
+def test_term_ids_are_those_of_the_points_under_the_filter(
+    index_root: Path, embedder: HashingEmbedder
+) -> None:
+    store = IndexStore(EdgeBackend(index_root))
+    info = indexed(store, embedder)
+    docs = QueryFilter(site="docs", locales=("en",))
+    expected = sorted({i for c in corpus() for i in document_vector(c).indices})
+    assert store.backend.term_ids(info.name, docs).tolist() == expected
+    assert store.backend.term_ids(info.name, QueryFilter(site="nowhere")).tolist() == []
+    store.close()
+
+
+class _FailingTerms(_CountingBackend):
+    def term_ids(self, name: str, filter: QueryFilter) -> Any:
+        raise VectorStoreError("scroll failed")
+
+
+def test_a_failed_read_of_the_term_ids_leaves_the_probes_answering(
+    index_root: Path, embedder: HashingEmbedder
+) -> None:
+    store = IndexStore(_FailingTerms(index_root))
+    info = indexed(store, embedder)
+    probes = [query_vector(word) for word in ("websocket", "grpc")]
+    for _ in range(3):
+        assert store.mentioned(info, probes, QueryFilter(site="docs")) == [True, False]
+    assert store._terms.wait(info.name, QueryFilter(site="docs"), timeout=0.5) is None
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("known", "indices", "held"),
+    [
+        ([], (5,), False),
+        ([1, 5, 9], (5,), True),
+        ([1, 5, 9], (6,), False),
+        ([1, 5, 9], (10, 1), True),
+    ],
+)
+def test_holds_any(known: list[int], indices: tuple[int, ...], held: bool) -> None:
+    term = SparseVector(indices=indices, values=tuple(1.0 for _ in indices))
+    assert holds_any(np.asarray(known, dtype=np.uint32), term) is held
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ the chunk payload, and keyword payload indexes on site, locale and audience.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,6 +23,7 @@ from askdocs.index.types import HybridParams, QueryFilter, SparseVector
 DENSE = "dense"
 SPARSE = "bm25"
 FloatArray = npt.NDArray[np.float32]
+TermIds = npt.NDArray[np.uint32]
 
 
 class CollectionGone(VectorStoreError):
@@ -74,6 +75,14 @@ class QuerySpec:
     params: HybridParams
     # False: ids and scores only; field names: only those fields (existence probes)
     with_payload: bool | tuple[str, ...] = True
+
+
+def sorted_term_ids(pages: Iterable[Sequence[int]]) -> TermIds:
+    """The distinct ids of several pages of sparse-vector indices, sorted."""
+    arrays = [np.asarray(page, dtype=np.uint32) for page in pages if len(page)]
+    if not arrays:
+        return np.zeros(0, dtype=np.uint32)
+    return np.unique(np.concatenate(arrays))
 
 
 def payload_fields(spec: QuerySpec) -> bool | list[str]:
@@ -207,6 +216,10 @@ class Backend(Protocol):
         ...
 
     def scroll(self, name: str, *, vectors: bool) -> Iterator[StoredPoint]: ...
+
+    def term_ids(self, name: str, filter: QueryFilter) -> TermIds:
+        """Every BM25 term id some point under ``filter`` holds, sorted, each once."""
+        ...
 
     def query(self, name: str, spec: QuerySpec) -> RawResult: ...
 

@@ -33,6 +33,7 @@ from askdocs.errors import VectorStoreError
 from askdocs.index import edge_convert as conv
 from askdocs.index.backend import (
     DENSE,
+    SPARSE,
     CollectionGone,
     FloatArray,
     Manifest,
@@ -40,6 +41,8 @@ from askdocs.index.backend import (
     QuerySpec,
     RawResult,
     StoredPoint,
+    TermIds,
+    sorted_term_ids,
 )
 from askdocs.index.files import (
     atomic_write,
@@ -52,10 +55,12 @@ from askdocs.index.files import (
 )
 from askdocs.index.naming import PREFIX
 from askdocs.index.ownership import is_askdocs_name
+from askdocs.index.types import QueryFilter
 
 POINTER_PREFIX = "CURRENT-"
 _TRASH = ".trash-"
 _SCROLL_PAGE = 512
+_TERMS_PAGE = 2048  # points per page when reading only the sparse vectors
 _NOT_COPIED = frozenset({"edge_config.json", "temp_segments"})  # rewritten on load / scratch
 
 
@@ -221,6 +226,25 @@ class EdgeBackend:
             yield from (conv.stored(record) for record in records)
             if offset is None:
                 return
+
+    def term_ids(self, name: str, filter: QueryFilter) -> TermIds:
+        def pages() -> Iterator[list[int]]:
+            offset: qe.PointId | None = None
+            while True:
+                request = qe.ScrollRequest(
+                    offset=offset,
+                    limit=_TERMS_PAGE,
+                    filter=conv.to_filter(filter),
+                    with_payload=False,
+                    with_vector=[SPARSE],
+                )
+                with self._use(name, "scroll") as shard:
+                    records, offset = shard.scroll(request)
+                yield from (conv.sparse_indices(record) for record in records)
+                if offset is None:
+                    return
+
+        return sorted_term_ids(pages())
 
     def query(self, name: str, spec: QuerySpec) -> RawResult:
         return self.query_batch(name, [spec])[0]

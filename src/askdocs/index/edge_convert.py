@@ -61,6 +61,13 @@ def stored(record: qe.Record) -> StoredPoint:
     return stored_point(record.id, record.payload, vectors.get(DENSE), sparse)
 
 
+def sparse_indices(record: qe.Record) -> list[int]:
+    """The term ids of a record read with its sparse vector only."""
+    vectors = record.vector if isinstance(record.vector, dict) else {}
+    bm25 = vectors.get(SPARSE)
+    return list(bm25.indices) if isinstance(bm25, qe.SparseVector) else []
+
+
 def has_dense() -> qe.Filter:
     return qe.Filter(must=[qe.HasVectorCondition(DENSE)])
 

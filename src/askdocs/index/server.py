@@ -30,14 +30,16 @@ from askdocs.index.backend import (
     QuerySpec,
     RawResult,
     StoredPoint,
+    TermIds,
     payload_fields,
+    sorted_term_ids,
 )
 from askdocs.index.files import exclusive, try_exclusive
 from askdocs.index.naming import PREFIX
 from askdocs.index.ownership import INSTALL_KEY, install_id, is_askdocs_name
 from askdocs.index.payload import INDEXED_FIELDS
 from askdocs.index.server_convert import filter_of, hit_of, point_of, stored_of
-from askdocs.index.types import SparseVector
+from askdocs.index.types import QueryFilter, SparseVector
 from askdocs.settings import IndexSettings
 
 ALIAS_SUFFIX = "_current"
@@ -209,6 +211,32 @@ class QdrantBackend:
             yield from (stored_of(record) for record in records)
             if offset is None:
                 return
+
+    def term_ids(self, name: str, filter: QueryFilter) -> TermIds:
+        def pages() -> Iterator[list[int]]:
+            offset: Any = None
+            while True:
+                page = partial(
+                    self.client.scroll,
+                    name,
+                    scroll_filter=filter_of(filter),
+                    limit=_SCROLL_PAGE,
+                    offset=offset,
+                    with_payload=False,
+                    with_vectors=[SPARSE],
+                )
+                records, offset = self._call("scroll", page, name)
+                for record in records:
+                    vector = (
+                        (record.vector or {}).get(SPARSE)
+                        if isinstance(record.vector, dict)
+                        else None
+                    )
+                    yield list(vector.indices) if isinstance(vector, models.SparseVector) else []
+                if offset is None:
+                    return
+
+        return sorted_term_ids(pages())
 
     def query(self, name: str, spec: QuerySpec) -> RawResult:
         return self.query_batch(name, [spec])[0]

@@ -6,7 +6,9 @@ take the build lock, so they never wait for an indexer.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from askdocs.errors import VectorStoreError
-from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, RawHit
+from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, RawHit, TermIds
 from askdocs.index.edge import EdgeBackend
 from askdocs.index.naming import ModelSpec, point_id
 from askdocs.index.payload import chunk_from_payload
@@ -28,6 +30,9 @@ from askdocs.index.types import (
     SparseVector,
 )
 from askdocs.settings import Settings
+
+log = logging.getLogger(__name__)
+TERMS_RETRY_SECONDS = 60.0  # after a failed read of a collection's term ids
 
 
 class IndexStore:
@@ -42,6 +47,7 @@ class IndexStore:
         self._manifests: dict[str, Manifest] = {}
         self._seen: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._terms = TermSets(backend)
 
     def current(self, model: ModelSpec) -> CollectionInfo | None:
         """The last complete collection built for ``model``; None before the first build."""
@@ -113,9 +119,14 @@ class IndexStore:
         First each term's best chunk in the whole collection (no filter, so the engine
         reads only the term's postings: a tenth of a filtered look-up at 100k chunks). A
         term no chunk holds is unknown, one whose best chunk passes ``filter`` is known;
-        only the others are asked again under ``filter``. Each step is one engine call."""
+        only the others are asked again under ``filter``. Each step is one engine call.
+        Once the term ids under ``filter`` have been read (``TermSets``, in the background
+        after the first call), the answer comes from them and the engine is not asked."""
         if not terms:
             return []
+        known = self._terms.get(collection.name, filter)
+        if known is not None:
+            return [holds_any(known, term) for term in terms]
         wide = [
             QuerySpec(None, t, QueryFilter(), 1, HybridParams(), QueryFilter.FIELDS) for t in terms
         ]
@@ -162,6 +173,7 @@ class IndexStore:
             self._seen = dict(pointers)
         if not superseded:
             return
+        self._terms.forget(set(pointers.values()))
         self.backend.release(set(pointers.values()))
         if self.read_only:
             return
@@ -172,6 +184,70 @@ class IndexStore:
 
     def close(self) -> None:
         self.backend.close()
+
+
+class TermSets:
+    """Per collection and filter: every term id the points under the filter hold, read
+    once on a background thread (a complete collection never changes); None until read.
+    Sorted ``uint32`` arrays: fastapi-docs's vocabulary is some 60 KB."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._ready: dict[tuple[str, QueryFilter], TermIds] = {}
+        self._reading: set[tuple[str, QueryFilter]] = set()
+        self._failed: dict[tuple[str, QueryFilter], float] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str, filter: QueryFilter) -> TermIds | None:
+        key = (name, filter)
+        with self._lock:
+            found = self._ready.get(key)
+            if found is not None or key in self._reading:
+                return found
+            if time.monotonic() - self._failed.get(key, -TERMS_RETRY_SECONDS) < TERMS_RETRY_SECONDS:
+                return None
+            self._reading.add(key)
+        threading.Thread(
+            target=self._read, args=(key,), name="askdocs-term-ids", daemon=True
+        ).start()
+        return None
+
+    def wait(self, name: str, filter: QueryFilter, timeout: float) -> TermIds | None:
+        """The term ids once read (tests and benchmarks); None after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.get(name, filter)
+            if found is not None:
+                return found
+            time.sleep(0.01)
+        return None
+
+    def forget(self, keep: set[str]) -> None:
+        """Let go of the term ids of collections not in ``keep``."""
+        with self._lock:
+            for key in [key for key in self._ready if key[0] not in keep]:
+                del self._ready[key]
+
+    def _read(self, key: tuple[str, QueryFilter]) -> None:
+        try:
+            ids = self._backend.term_ids(*key)
+        except Exception as exc:  # the probes keep answering; retried after a while
+            log.info("term ids of %s not read (%s); probing the engine meanwhile", key[0], exc)
+            with self._lock:
+                self._failed[key] = time.monotonic()
+                self._reading.discard(key)
+            return
+        with self._lock:
+            self._ready[key] = ids
+            self._reading.discard(key)
+
+
+def holds_any(known: TermIds, term: SparseVector) -> bool:
+    """Whether any index of ``term`` is among the sorted ``known`` ids."""
+    wanted = np.asarray(term.indices, dtype=np.uint32)
+    found = np.searchsorted(known, wanted)
+    inside = found < len(known)
+    return bool(np.any(known[found[inside]] == wanted[inside]))
 
 
 def open_store(settings: Settings, *, read_only: bool = False) -> IndexStore:
