@@ -21,6 +21,7 @@ import contextlib
 import os
 import shutil
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -60,7 +61,8 @@ from askdocs.index.types import QueryFilter
 POINTER_PREFIX = "CURRENT-"
 _TRASH = ".trash-"
 _SCROLL_PAGE = 512
-_TERMS_PAGE = 2048  # points per page when reading only the sparse vectors
+_TERMS_PAGE = 256  # points per page when reading only the sparse vectors (small: RSS)
+_TERMS_PAUSE = 0.002  # seconds between those pages, so searches beside the read keep the GIL
 _NOT_COPIED = frozenset({"edge_config.json", "temp_segments"})  # rewritten on load / scratch
 
 
@@ -243,6 +245,7 @@ class EdgeBackend:
                 yield from (conv.sparse_indices(record) for record in records)
                 if offset is None:
                     return
+                time.sleep(_TERMS_PAUSE)  # a background read: searches go first
 
         return sorted_term_ids(pages())
 

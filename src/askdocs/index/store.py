@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from askdocs.embeddings.heap import trim_heap
 from askdocs.errors import VectorStoreError
 from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, RawHit, TermIds
 from askdocs.index.edge import EdgeBackend
@@ -240,6 +241,7 @@ class TermSets:
         with self._lock:
             self._ready[key] = ids
             self._reading.discard(key)
+        trim_heap()  # the pages read were Python lists: give their memory back
 
 
 def holds_any(known: TermIds, term: SparseVector) -> bool:
