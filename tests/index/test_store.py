@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -293,8 +294,10 @@ def test_a_term_whose_best_chunk_is_filtered_out_is_asked_again(
 
 
 def test_term_ids_once_read_answer_alike_without_the_engine(
-    index_root: Path, embedder: HashingEmbedder
+    index_root: Path, embedder: HashingEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    collections: list[int] = []  # a full collection on the read's thread would stall
+    monkeypatch.setattr(gc, "collect", lambda *_: collections.append(1) or 0)  # searches ~1 s
     store = IndexStore(_CountingBackend(index_root))
     info = indexed(store, embedder)
     words = ["websocket", "prometheus", "json", "grpc", "docker", "receive_json"]
@@ -307,6 +310,7 @@ def test_term_ids_once_read_answer_alike_without_the_engine(
     before = _calls(store)
     assert store.mentioned(info, probes, flt) == probed == [True, False, True, False, True, True]
     assert _calls(store) == before  # answered from the term ids
+    assert collections == []
     store.close()
 
 

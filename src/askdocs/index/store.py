@@ -241,7 +241,7 @@ class TermSets:
         with self._lock:
             self._ready[key] = ids
             self._reading.discard(key)
-        trim_heap()  # the pages read were Python lists: give their memory back
+        trim_heap(collect=False)  # the pages were Python lists: give their memory back
 
 
 def holds_any(known: TermIds, term: SparseVector) -> bool:
