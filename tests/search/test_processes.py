@@ -111,3 +111,22 @@ def test_keyword_only_searches_stay_in_process(
     assert sent == []
     routed.search(QUESTIONS[0], site=SITE)
     assert len(sent) == 1  # a hybrid search is sent (and, answered None, runs here)
+
+
+def test_a_changed_secret_opens_a_new_engine_in_the_worker(tmp_path: Path) -> None:
+    """The worker keys its store and embedder on the settings, secrets included (their
+    JSON form masks them, so a new API key would have kept the old embedder)."""
+    from askdocs.search import job as worker_job
+    from askdocs.search.retrieval import SearchRequest
+
+    def job_with(key: str) -> worker_job.SearchJob:
+        settings = fixture_settings(
+            tmp_path / "data", embedding={"provider": "none", "api_key": key}
+        )
+        return worker_job.SearchJob.of(settings, SearchRequest(query="q", site="s"))
+
+    first = worker_job._engine(job_with("key-one"))
+    assert worker_job._engine(job_with("key-one")) is first
+    second = worker_job._engine(job_with("key-two"))
+    assert second is not first
+    second.store.close()

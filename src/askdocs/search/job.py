@@ -5,6 +5,8 @@ the worker unpickle it as the same class.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,7 +58,7 @@ def answer(job: object) -> Answer:
     if not isinstance(job, SearchJob):
         return ("error", "not a search job")
     try:
-        engine = _engine(job.full_settings())
+        engine = _engine(job)
         retriever = Retriever(engine.store, engine.embedder, job.search)
         return ("ok", retriever.search(job.request))
     except AskDocsError as exc:
@@ -65,10 +67,12 @@ def answer(job: object) -> Answer:
         return ("error", f"{type(exc).__name__}: {exc}")
 
 
-def _engine(settings: Settings) -> _Engine:
-    """The store and embedder of these settings (one set per distinct settings)."""
-    key = settings.model_dump_json(include={"data_dir", "index", "embedding"})
+def _engine(job: SearchJob) -> _Engine:
+    """The store and embedder of the job's settings (one set per distinct settings; the
+    key covers secrets too, so a changed API key opens a new embedder)."""
+    key = hashlib.sha256(pickle.dumps((job.data_dir, job.index, job.embedding))).hexdigest()
     engine = _ENGINES.get(key)
+    settings = job.full_settings()
     if engine is None:
         for old in _ENGINES.values():  # settings changed (a provider switch): let go
             old.store.close()
