@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -304,7 +305,7 @@ def test_term_ids_once_read_answer_alike_without_the_engine(
     probes = [query_vector(word) for word in words]
     flt = QueryFilter(site="docs", exclude_kind="changelog")
     probed = store.mentioned(info, probes, flt)  # the first call probes and starts the read
-    ids = store._terms.wait(info.name, flt, timeout=30)
+    ids = _read_terms(store, info.name, flt, timeout=30)
     assert ids is not None
     assert list(ids) == sorted(set(ids.tolist()))  # sorted, each once
     before = _calls(store)
@@ -339,7 +340,7 @@ def test_a_failed_read_of_the_term_ids_leaves_the_probes_answering(
     probes = [query_vector(word) for word in ("websocket", "grpc")]
     for _ in range(3):
         assert store.mentioned(info, probes, QueryFilter(site="docs")) == [True, False]
-    assert store._terms.wait(info.name, QueryFilter(site="docs"), timeout=0.5) is None
+    assert _read_terms(store, info.name, QueryFilter(site="docs"), timeout=0.5) is None
     store.close()
 
 
@@ -374,6 +375,17 @@ def test_a_filter_admits_the_payloads_the_engine_returns(
     wanted: QueryFilter, payload: dict[str, str], admitted: bool
 ) -> None:
     assert wanted.admits(payload) is admitted
+
+
+def _read_terms(store: IndexStore, name: str, flt: QueryFilter, timeout: float) -> Any:
+    """The collection's term ids under ``flt`` once the background read has them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = store._terms.get(name, flt)
+        if found is not None:
+            return found
+        time.sleep(0.01)
+    return None
 
 
 def _calls(store: IndexStore) -> int:

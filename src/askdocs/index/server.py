@@ -38,7 +38,13 @@ from askdocs.index.files import exclusive, try_exclusive
 from askdocs.index.naming import PREFIX
 from askdocs.index.ownership import INSTALL_KEY, install_id, is_askdocs_name
 from askdocs.index.payload import INDEXED_FIELDS
-from askdocs.index.server_convert import filter_of, hit_of, point_of, stored_of
+from askdocs.index.server_convert import (
+    filter_of,
+    hit_of,
+    point_of,
+    sparse_indices,
+    stored_of,
+)
 from askdocs.index.types import QueryFilter, SparseVector
 from askdocs.settings import IndexSettings
 
@@ -226,13 +232,7 @@ class QdrantBackend:
                     with_vectors=[SPARSE],
                 )
                 records, offset = self._call("scroll", page, name)
-                for record in records:
-                    vector = (
-                        (record.vector or {}).get(SPARSE)
-                        if isinstance(record.vector, dict)
-                        else None
-                    )
-                    yield list(vector.indices) if isinstance(vector, models.SparseVector) else []
+                yield from (sparse_indices(record) for record in records)
                 if offset is None:
                     return
 

@@ -31,6 +31,13 @@ def stored_of(record: models.Record) -> StoredPoint:
     )
 
 
+def sparse_indices(record: models.Record) -> list[int]:
+    """The term ids of a record read with its sparse vector only."""
+    vectors = record.vector if isinstance(record.vector, dict) else {}
+    bm25 = vectors.get(SPARSE)
+    return list(bm25.indices) if isinstance(bm25, models.SparseVector) else []
+
+
 def hit_of(point: models.ScoredPoint, cosine: float | None) -> RawHit:
     return RawHit(
         id=str(point.id), payload=point.payload or {}, score=float(point.score), cosine=cosine

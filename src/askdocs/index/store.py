@@ -213,16 +213,6 @@ class TermSets:
         ).start()
         return None
 
-    def wait(self, name: str, filter: QueryFilter, timeout: float) -> TermIds | None:
-        """The term ids once read (tests and benchmarks); None after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = self.get(name, filter)
-            if found is not None:
-                return found
-            time.sleep(0.01)
-        return None
-
     def forget(self, keep: set[str]) -> None:
         """Let go of the term ids of collections not in ``keep``."""
         with self._lock:

@@ -72,16 +72,17 @@ def _engine(job: SearchJob) -> _Engine:
     key covers secrets too, so a changed API key opens a new embedder)."""
     key = hashlib.sha256(pickle.dumps((job.data_dir, job.index, job.embedding))).hexdigest()
     engine = _ENGINES.get(key)
-    settings = job.full_settings()
-    if engine is None:
-        for old in _ENGINES.values():  # settings changed (a provider switch): let go
-            old.store.close()
-        _ENGINES.clear()
-        embedder = create_embedder(settings.embedding)
-        if embedder is not None:
-            load = getattr(embedder, "load", None)
-            if callable(load):
-                load()
-            embedder = QueryCache(embedder, settings.embedding.query_cache_size)
-        engine = _ENGINES[key] = _Engine(open_store(settings, read_only=True), embedder)
+    if engine is not None:
+        return engine
+    for old in _ENGINES.values():  # settings changed (a provider switch): let go
+        old.store.close()
+    _ENGINES.clear()
+    embedder = create_embedder(job.embedding)
+    if embedder is not None:
+        load = getattr(embedder, "load", None)
+        if callable(load):
+            load()
+        embedder = QueryCache(embedder, job.embedding.query_cache_size)
+    store = open_store(job.full_settings(), read_only=True)
+    engine = _ENGINES[key] = _Engine(store, embedder)
     return engine
