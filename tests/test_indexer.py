@@ -118,6 +118,38 @@ def test_stop_ends_the_run_at_the_next_progress_report() -> None:
     assert not job.progress.ready
 
 
+class GatedCheck:
+    """An engine whose first periodic check waits until the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.running = threading.Event()
+        self.checks = 0
+
+    def ensure_indexed(self, progress_for: object = None) -> object:
+        self.checks += 1
+        self.running.set()
+        self.gate.wait(30)
+        return []
+
+
+def test_a_trigger_during_a_check_runs_another_check_after_it() -> None:
+    """An embedding switch triggers the check while one may be running: that one read the
+    old settings, so the trigger must not be lost to the running check's recheck delay."""
+    engine = GatedCheck()
+    loop = Indexer(engine, first_run_delay=0.0, recheck=600.0, retry=600.0)
+    try:
+        loop.start()
+        assert engine.running.wait(10)
+        loop.trigger()
+        engine.gate.set()
+        assert loop.wait_runs(2, timeout=10)
+        assert engine.checks == 2
+        assert not loop.wait_runs(3, timeout=0.5)  # then the recheck delay again
+    finally:
+        loop.stop(10)
+
+
 def test_jobs_run_one_at_a_time_in_order_and_report_their_outcome(loop: Indexer) -> None:
     order: list[str] = []
     outcomes: list[Outcome] = []

@@ -80,6 +80,7 @@ class Indexer:
         self._stop = threading.Event()
         self._periodic = False
         self._due = 0.0
+        self._triggered = False  # a trigger came while a check ran: check again after it
         self._thread: threading.Thread | None = None
         self._checked = threading.Condition()
         self.runs = 0  # periodic checks finished
@@ -140,9 +141,10 @@ class Indexer:
         return job
 
     def trigger(self) -> None:
-        """Run the periodic check now instead of waiting for the next one."""
+        """Run the periodic check now instead of waiting for the next one; during a check,
+        run another right after it (what changed may come after the running one read it)."""
         with self._lock:
-            self._due = 0.0
+            self._due, self._triggered = 0.0, True
             self._wake.notify_all()
 
     def stop(self, timeout: float | None = None) -> None:
@@ -185,6 +187,7 @@ class Indexer:
                     return lambda: self._run_job(job)
                 left = self._due - time.monotonic()
                 if self._periodic and left <= 0:
+                    self._triggered = False
                     return self._check
                 self._wake.wait(left if self._periodic else None)
             return None
@@ -222,7 +225,8 @@ class Indexer:
     def _checked_once(self, outcome: Outcome) -> None:
         recheck, retry = self._delays[1:]
         with self._lock:
-            self._due = time.monotonic() + (recheck if outcome.phase == "done" else retry)
+            delay = recheck if outcome.phase == "done" else retry
+            self._due = 0.0 if self._triggered else time.monotonic() + delay
         with self._checked:
             if outcome.phase == "failed":
                 self.failures += 1
