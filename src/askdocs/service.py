@@ -19,8 +19,7 @@ from askdocs.corpus import CorpusCache
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.corpus.parse_pool import ParsePool
 from askdocs.embeddings.protocol import Embedder
-from askdocs.embeddings.query_cache import QueryCache
-from askdocs.embeddings.registry import create_embedder
+from askdocs.embeddings.registry import create_query_embedder
 from askdocs.errors import AskDocsError, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
 from askdocs.indexing import ActivityMonitor
@@ -109,8 +108,7 @@ class AskDocs:
         """The configured embedder (``None`` for keyword-only), created on first use."""
         with self._lock:
             if not self._embedder_ready:
-                embedder = create_embedder(self._with_cache_dir())
-                self._embedder = _with_query_cache(embedder, self._embedding.query_cache_size)
+                self._embedder = create_query_embedder(self._with_cache_dir())
                 self._embedder_ready = True
             return self._embedder
 
@@ -430,10 +428,6 @@ def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | Non
     if isinstance(sites, SiteCatalog):
         return sites
     return SiteCatalog(sites) if sites else SiteCatalog.from_settings(settings)
-
-
-def _with_query_cache(embedder: Embedder | None, size: int) -> Embedder | None:
-    return QueryCache(embedder, size) if embedder is not None else None
 
 
 def _release_documents(embedder: Embedder | None) -> None:

@@ -230,6 +230,29 @@ class WorkerPool:
         worker.stop()
 
 
+class PooledWorkers:
+    """A pool's owner (``ParsePool``, ``RenderPool``, ``SearchProcesses``): what it shows of
+    its workers, the same for each. A subclass sets ``_pool``."""
+
+    _pool: WorkerPool
+
+    def start_soon(self) -> None:
+        """Start one worker in the background now, before the first job needs it."""
+        self._pool.start_soon()
+
+    @property
+    def workers_started(self) -> int:
+        """Worker processes started so far (diagnostics and tests)."""
+        return self._pool.started
+
+    def idle_worker_pids(self) -> list[int]:
+        """Process ids of the workers waiting for a job (diagnostics and tests)."""
+        return self._pool.idle_worker_pids()
+
+    def close(self) -> None:
+        self._pool.close()
+
+
 def serve(answer: Callable[[object], Answer]) -> None:
     """A worker's main loop: announce readiness, then answer jobs until stdin closes."""
     protocol_out = os.dup(1)

@@ -52,7 +52,7 @@ def test_a_worker_finds_what_the_server_process_finds(
             here.collection,
         )
         assert all(h.freshness is not None for h in there.hits)  # added by the server process
-    assert processes.started >= 1
+    assert processes.workers_started >= 1
     assert processes.idle_worker_pids()  # the worker is alive and waiting
     assert not routed._embedder_ready  # the server process never created an embedder
 
@@ -78,12 +78,12 @@ def test_a_dead_worker_costs_no_search(routed: AskDocs, processes: SearchProcess
     for pid in processes.idle_worker_pids():
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    started = processes.started
+    started = processes.workers_started
     result = routed.search(QUESTIONS[1], site=SITE)  # the dead worker fails; answered here
     assert result.hits
     again = routed.search(QUESTIONS[1], site=SITE)  # a fresh worker answers
     assert [h.url for h in again.hits] == [h.url for h in result.hits]
-    assert processes.started == started + 1
+    assert processes.workers_started == started + 1
 
 
 def test_warm_up_starts_every_worker_and_loads_no_model_here(indexed: AskDocs) -> None:
@@ -92,7 +92,7 @@ def test_warm_up_starts_every_worker_and_loads_no_model_here(indexed: AskDocs) -
     service.search_processes = pool
     try:
         service.warm_up()
-        assert pool.started == 2
+        assert pool.workers_started == 2
         assert len(pool.idle_worker_pids()) == 2
         assert not service._embedder_ready
     finally:

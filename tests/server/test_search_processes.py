@@ -51,7 +51,7 @@ async def test_the_route_searches_in_worker_processes(tmp_path: Path) -> None:
             assert found.json()["hits"]
             assert found.json()["mode"] == "hybrid"
             assert answered == [True]  # a worker answered the route's search
-            assert workers.started == 2
+            assert workers.workers_started == 2
             missing = await caller.get("/api/search", params={"q": "x", "site": "nope"})
             assert missing.status_code == 404
         for pid in pids:  # closed with the app

@@ -34,7 +34,7 @@ from typing import Any, Generic, TypeVar, cast
 from askdocs.corpus.dialects.includes import Included
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.errors import CorpusError
-from askdocs.workers import WorkerFailed, WorkerPool, WorkerTimeout
+from askdocs.workers import PooledWorkers, WorkerFailed, WorkerPool, WorkerTimeout
 
 log = logging.getLogger(__name__)
 IN_PROCESS_MAX_CHARS = 8 * 1024
@@ -57,7 +57,7 @@ class MapJob:
     items: tuple[object, ...]
 
 
-class ParsePool:
+class ParsePool(PooledWorkers):
     """``parse_document`` bounded by ``timeout`` seconds per page (see the module text)."""
 
     def __init__(self, timeout: float) -> None:
@@ -140,20 +140,6 @@ class ParsePool:
         if status == "ok" and isinstance(value, SourceDoc):
             return value
         raise CorpusError(job.rel, str(value))
-
-    def start_soon(self) -> None:
-        """Start the worker in the background now, before a long page needs it."""
-        self._pool.start_soon()
-
-    @property
-    def workers_started(self) -> int:
-        return self._pool.started
-
-    def idle_worker_pids(self) -> list[int]:
-        return self._pool.idle_worker_pids()
-
-    def close(self) -> None:
-        self._pool.close()
 
 
 T = TypeVar("T")

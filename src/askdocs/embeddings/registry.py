@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from askdocs.embeddings.protocol import Embedder
+from askdocs.embeddings.query_cache import QueryCache
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
 
@@ -39,6 +40,13 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder | None:
         known = ", ".join(provider_names())
         raise ConfigError(f"unknown embedding provider {settings.provider!r} (known: {known})")
     return factory(settings)
+
+
+def create_query_embedder(settings: EmbeddingSettings) -> QueryCache | None:
+    """``create_embedder``'s embedder behind a cache of ``query_cache_size`` query vectors
+    (what searches embed with), or ``None``."""
+    embedder = create_embedder(settings)
+    return QueryCache(embedder, settings.query_cache_size) if embedder is not None else None
 
 
 def _local(settings: EmbeddingSettings) -> Embedder:

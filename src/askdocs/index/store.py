@@ -216,8 +216,8 @@ class TermSets:
     def forget(self, keep: set[str]) -> None:
         """Let go of the term ids of collections not in ``keep``."""
         with self._lock:
-            for key in [key for key in self._ready if key[0] not in keep]:
-                del self._ready[key]
+            self._ready = {key: ids for key, ids in self._ready.items() if key[0] in keep}
+            self._failed = {key: at for key, at in self._failed.items() if key[0] in keep}
 
     def _read(self, key: tuple[str, QueryFilter]) -> None:
         try:
@@ -231,6 +231,7 @@ class TermSets:
         with self._lock:
             self._ready[key] = ids
             self._reading.discard(key)
+            self._failed.pop(key, None)
         trim_heap(collect=False)  # the pages were Python lists: give their memory back
 
 

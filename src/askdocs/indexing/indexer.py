@@ -19,6 +19,7 @@ batch is kept) and drops the queued ones.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -79,8 +80,7 @@ class Indexer:
         self._sites: dict[str, SiteProgress] = {}
         self._stop = threading.Event()
         self._periodic = False
-        self._due = 0.0
-        self._triggered = False  # a trigger came while a check ran: check again after it
+        self._due = 0.0  # when the next periodic check runs (inf while one runs)
         self._thread: threading.Thread | None = None
         self._checked = threading.Condition()
         self.runs = 0  # periodic checks finished
@@ -144,7 +144,7 @@ class Indexer:
         """Run the periodic check now instead of waiting for the next one; during a check,
         run another right after it (what changed may come after the running one read it)."""
         with self._lock:
-            self._due, self._triggered = 0.0, True
+            self._due = 0.0
             self._wake.notify_all()
 
     def stop(self, timeout: float | None = None) -> None:
@@ -187,7 +187,7 @@ class Indexer:
                     return lambda: self._run_job(job)
                 left = self._due - time.monotonic()
                 if self._periodic and left <= 0:
-                    self._triggered = False
+                    self._due = math.inf  # until it ends, or a trigger makes it due again
                     return self._check
                 self._wake.wait(left if self._periodic else None)
             return None
@@ -226,7 +226,7 @@ class Indexer:
         recheck, retry = self._delays[1:]
         with self._lock:
             delay = recheck if outcome.phase == "done" else retry
-            self._due = 0.0 if self._triggered else time.monotonic() + delay
+            self._due = min(self._due, time.monotonic() + delay)  # keeps a trigger's 0
         with self._checked:
             if outcome.phase == "failed":
                 self.failures += 1

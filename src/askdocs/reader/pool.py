@@ -7,14 +7,14 @@ outlives its budget gets its worker killed and replaced, and the caller gets
 from __future__ import annotations
 
 from askdocs.reader.markup import Markup, MarkupJob
-from askdocs.workers import WorkerFailed, WorkerPool, WorkerTimeout
+from askdocs.workers import PooledWorkers, WorkerFailed, WorkerPool, WorkerTimeout
 
 
 class RenderFailed(Exception):
     """A render that timed out, produced too much output or crashed its worker."""
 
 
-class RenderPool:
+class RenderPool(PooledWorkers):
     """At most ``workers`` renders at a time, each bounded by ``timeout`` seconds."""
 
     def __init__(self, *, workers: int, timeout: float, max_output_chars: int) -> None:
@@ -40,18 +40,3 @@ class RenderPool:
         if status == "too-large":
             raise RenderFailed(f"rendered HTML is too large ({value} characters)")
         raise RenderFailed(f"rendering failed: {value}")
-
-    def start_soon(self) -> None:
-        """Start one worker in the background now, before the first render needs it."""
-        self._pool.start_soon()
-
-    @property
-    def workers_started(self) -> int:
-        return self._pool.started
-
-    def idle_worker_pids(self) -> list[int]:
-        """Process ids of the workers waiting for a render (diagnostics and tests)."""
-        return self._pool.idle_worker_pids()
-
-    def close(self) -> None:
-        self._pool.close()

@@ -10,9 +10,8 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.query_cache import QueryCache
-from askdocs.embeddings.registry import create_embedder
+from askdocs.embeddings.registry import create_query_embedder
 from askdocs.errors import AskDocsError
 from askdocs.index import IndexStore, open_store
 from askdocs.search.retrieval import Retriever, SearchRequest
@@ -48,7 +47,7 @@ class SearchJob:
 @dataclass
 class _Engine:
     store: IndexStore
-    embedder: Embedder | None
+    embedder: QueryCache | None
 
 
 _ENGINES: dict[str, _Engine] = {}
@@ -77,12 +76,9 @@ def _engine(job: SearchJob) -> _Engine:
     for old in _ENGINES.values():  # settings changed (a provider switch): let go
         old.store.close()
     _ENGINES.clear()
-    embedder = create_embedder(job.embedding)
+    embedder = create_query_embedder(job.embedding)
     if embedder is not None:
-        load = getattr(embedder, "load", None)
-        if callable(load):
-            load()
-        embedder = QueryCache(embedder, job.embedding.query_cache_size)
+        embedder.load()
     store = open_store(job.full_settings(), read_only=True)
     engine = _ENGINES[key] = _Engine(store, embedder)
     return engine

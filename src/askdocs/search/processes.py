@@ -20,13 +20,13 @@ from askdocs.search.job import SearchJob
 from askdocs.search.retrieval import SearchRequest
 from askdocs.settings import Settings
 from askdocs.types import SearchResult
-from askdocs.workers import WorkerFailed, WorkerPool
+from askdocs.workers import PooledWorkers, WorkerFailed, WorkerPool
 
 log = logging.getLogger(__name__)
 TIMEOUT_SECONDS = 30.0  # CPU seconds per retrieval before its worker is replaced
 
 
-class SearchProcesses:
+class SearchProcesses(PooledWorkers):
     """At most ``workers`` retrievals at a time, in worker processes."""
 
     def __init__(self, workers: int, timeout: float = TIMEOUT_SECONDS) -> None:
@@ -68,14 +68,3 @@ class SearchProcesses:
             self.search(settings, request)
         except AskDocsError:
             return  # no index yet: the worker is started and its model loaded all the same
-
-    @property
-    def started(self) -> int:
-        """Worker processes started so far (diagnostics and tests)."""
-        return self._pool.started
-
-    def idle_worker_pids(self) -> list[int]:
-        return self._pool.idle_worker_pids()
-
-    def close(self) -> None:
-        self._pool.close()
