@@ -130,3 +130,27 @@ def test_a_changed_secret_opens_a_new_engine_in_the_worker(tmp_path: Path) -> No
     second = worker_job._engine(job_with("key-two"))
     assert second is not first
     second.store.close()
+
+
+def test_a_provider_switch_closes_the_old_embedder_in_the_worker(tmp_path: Path) -> None:
+    """When a job's settings change, the worker closes the old engine's embedder (its
+    HTTP connections here), not only its store."""
+    from askdocs.search import job as worker_job
+    from askdocs.search.retrieval import SearchRequest
+
+    def job_with(model: str) -> worker_job.SearchJob:
+        embedding = {
+            "provider": "openai-compatible",
+            "model": model,
+            "base_url": "http://127.0.0.1:9",
+        }
+        settings = fixture_settings(tmp_path / "data", embedding=embedding)
+        return worker_job.SearchJob.of(settings, SearchRequest(query="q", site="s"))
+
+    first = worker_job._engine(job_with("old-embed"))
+    assert first.embedder is not None
+    client = first.embedder.inner._client._client  # type: ignore[attr-defined]
+    assert not client.is_closed
+    second = worker_job._engine(job_with("new-embed"))
+    assert client.is_closed
+    second.store.close()

@@ -75,6 +75,8 @@ def _engine(job: SearchJob) -> _Engine:
         return engine
     for old in _ENGINES.values():  # settings changed (a provider switch): let go
         old.store.close()
+        if old.embedder is not None:
+            old.embedder.close()  # a hosted provider's connections, a local model's session
     _ENGINES.clear()
     embedder = create_query_embedder(job.embedding)
     if embedder is not None:
