@@ -13,6 +13,8 @@ built anywhere else and no module keeps mutable state of its own. The parts:
   start-up runs and the admin re-index;
 - ``ready_pool``: a bounded pool kept for ``/readyz`` alone;
 - ``limiter``, ``bot_check``, ``visitor_key``: Ask AI's guards;
+- ``search_execution``: the search route's per-account admission, deadline, cancellation
+  and metrics (``askdocs.search.execution``);
 - ``reader``: the docs reader and its render workers;
 - the stored parts, which need the database: ``db``, ``admin`` (the admin operations),
   ``assistant`` (the assistant runtime). They open in ``start()``, or on first use when
@@ -42,6 +44,7 @@ from askdocs.guard.limiter import Limiter, open_limits_store
 from askdocs.guard.visitor import visitor_key
 from askdocs.indexing import Indexer
 from askdocs.reader.control import DocsReader
+from askdocs.search.execution import SearchExecution
 from askdocs.service import AskDocs
 from askdocs.settings import Settings
 from askdocs.sites import SiteCatalog
@@ -69,6 +72,7 @@ class App:
         self.indexer: Indexer = self.core.indexer
         self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane
         self.limiter = Limiter(open_limits_store(settings), settings)
+        self.search_execution = SearchExecution(settings.search, self.limiter, self.pool)
         self.bot_check: BotCheck = create_bot_check(settings.bot_check)
         self.visitor_key = visitor_key(settings)
         self.reader = DocsReader(settings)

@@ -61,6 +61,23 @@ CODES: tuple[ErrorCode, ...] = (
     _c("site_not_found", 404, "no such site for this caller (unknown, private or not live)"),
     _c("no_documents", 404, "the site's docs roots hold no pages to search"),
     _c("invalid_query", 400, "q is blank or holds a NUL character"),
+    _c("invalid_group", 400, "group is not a category id (letters, digits, - and _)"),
+    _c(
+        "search_concurrency_limit",
+        429,
+        "this account already runs search.max_concurrent_per_account searches; retry at once",
+    ),
+    _c(
+        "search_budget_exceeded",
+        429,
+        "this account spent its daily search budget (search.daily_budget_per_account)",
+    ),
+    _c("search_timeout", 503, "the search outlived search.timeout_seconds and was stopped"),
+    _c(
+        "client_closed_request",
+        499,
+        "the caller went away before the answer; its work stopped (logs and metrics only)",
+    ),
     _c("ask_unavailable", 404, "Ask AI is off, or the site is not public and live"),
     _c("invalid_since", 400, "the gaps report's since is not like 24h, 7d or 2w"),
     _c("invalid_feedback", 400, "an Ask AI feedback body was refused (shape, rating, comment)"),
@@ -227,6 +244,13 @@ PARTS: dict[str, tuple[str, ...]] = {
         "embedding_model_missing",
         "vector_store_unavailable",
         "service_unavailable",
+    ),
+    "search_execution": (
+        "search_concurrency_limit",
+        "search_budget_exceeded",
+        "limits_unavailable",
+        "search_timeout",
+        "client_closed_request",
     ),
     "ask": (
         "ask_unavailable",

@@ -12,6 +12,7 @@ to a tool error with the message. Messages never hold secrets.
     ├── Forbidden                   authenticated but not allowed (bot check)          403
     ├── Conflict                    the thing is no longer in a state that allows it   409
     ├── RateLimited                 a limit was reached (carries retry_after)         429
+    ├── Cancelled                   the caller went away; the work stopped             499
     ├── CorpusError                 a documentation file could not be used
     │   ├── UnsafePath              symlink, root escape, not a regular file
     │   ├── FileTooLarge
@@ -21,6 +22,7 @@ to a tool error with the message. Messages never hold secrets.
     ├── VectorStoreError            the vector store failed                            503
     ├── IndexBuilding               no complete collection exists yet                  503
     ├── ServiceUnavailable          a dependency (limits store, docs source) is down   503
+    │   └── DeadlineExceeded        the work outlived its deadline and was stopped     503
     └── ModelError                  the chat model failed                              500
 """
 
@@ -94,6 +96,14 @@ class RateLimited(AskDocsError):
         self.retry_after = retry_after
 
 
+class Cancelled(AskDocsError):
+    """The caller went away (nginx's 499 "client closed request"): nobody reads an answer,
+    and the work stopped at its next checkpoint."""
+
+    status = 499
+    code = "client_closed_request"
+
+
 class CorpusError(AskDocsError):
     code = "corpus_error"
 
@@ -137,6 +147,10 @@ class IndexBuilding(AskDocsError):
 class ServiceUnavailable(AskDocsError):
     status = 503
     code = "service_unavailable"
+
+
+class DeadlineExceeded(ServiceUnavailable):
+    code = "search_timeout"
 
 
 class ModelError(AskDocsError):

@@ -27,11 +27,13 @@ from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.search import lexical
 from askdocs.search.processes import SearchProcesses
 from askdocs.search.retrieval import Retriever, SearchRequest
+from askdocs.search.stop import NEVER, StopToken
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
 from askdocs.sites import SiteCatalog
 from askdocs.types import Audience, Chunk, PageError, SearchResult, SparseVector
 
 log = logging.getLogger(__name__)
+PAID_PROVIDERS = frozenset({"openai-compatible", "gemini"})  # query embeddings cost money
 WARM_UP_QUERY = "getting started"  # one search per site at start (warm_up)
 ProgressCallback = Callable[[int, int], None]  # (done, total) chunks embedded
 
@@ -349,10 +351,13 @@ class AskDocs:
         limit: int = 10,
         history: Sequence[str] = (),
         keyword_only: bool = False,
+        stop: StopToken = NEVER,
     ) -> SearchResult:
         """Hybrid search over the last complete collection of ``site``. ``keyword_only``
         searches BM25 alone without creating the embedder (MCP local mode's first answers,
-        while only a keyword-only collection exists: the same hits, no model load)."""
+        while only a keyword-only collection exists: the same hits, no model load).
+        ``stop`` ends the work between steps once its caller left or its deadline passed
+        (``search.stop``)."""
         config = self.site(site)
         if config.id in self._empty and config.id not in self._errors:
             raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
@@ -365,21 +370,30 @@ class AskDocs:
             limit=limit,
             history=tuple(history),
         )
-        result = self._retrieve(request, keyword_only)
+        result = self._retrieve(request, keyword_only, stop)
+        stop.check("freshness")
         roots = [root.path for root in config.roots]
         hits = self.freshness.hits(result.hits, roots, self.indexed_at(result.collection))
         return dataclasses.replace(result, hits=hits)
 
-    def _retrieve(self, request: SearchRequest, keyword_only: bool) -> SearchResult:
+    def _retrieve(
+        self, request: SearchRequest, keyword_only: bool, stop: StopToken
+    ) -> SearchResult:
         """The retrieval step: in a search worker process when there are some (and it
-        answers), else here."""
+        answers; a job sent to a worker runs to its end there), else here."""
         workers = self.search_processes
         if workers is not None and not keyword_only:
+            stop.check("worker")
             found = workers.search(self._worker_settings(), request)
             if found is not None:
                 return found
         embedder = None if keyword_only else self.embedder
-        return Retriever(self.store, embedder, self.settings.search).search(request)
+        return Retriever(self.store, embedder, self.settings.search).search(request, stop)
+
+    @property
+    def query_is_paid(self) -> bool:
+        """Whether a query embedding is billed now (a hosted embedding provider)."""
+        return self.embedding_settings.provider in PAID_PROVIDERS
 
     def _worker_settings(self) -> Settings:
         """What a search worker needs to search as this engine does now."""

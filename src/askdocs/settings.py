@@ -128,6 +128,10 @@ class SearchSettings(BaseModel):
     dense_margin: float = Field(default=0.08, ge=0, le=1)  # clear dense winner leads; 0: off
     demote_changelogs: bool = True  # changelog sections below guides unless asked about versions
     max_per_page: int = Field(default=0, ge=0, le=100)  # sections of one page in place; 0: any
+    # search execution (search/execution.py): per account, before any work; a whole-search deadline
+    max_concurrent_per_account: int = Field(default=8, ge=1, le=256)  # at once, per process
+    daily_budget_per_account: int = Field(default=2000, ge=0)  # paid query embeddings; 0: off
+    timeout_seconds: float = Field(default=10.0, gt=0, le=300)  # admission to answer
 
 
 class IndexSettings(BaseModel):

@@ -25,6 +25,7 @@ from askdocs.guard.limiter import Limiter
 from askdocs.guard.visitor import client_address, visitor_id
 from askdocs.llm.types import ChatModel
 from askdocs.reader.control import DocsReader
+from askdocs.search.execution import SearchExecution
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 from askdocs.sites import OPERATOR, VISITOR, SiteCaller, SiteCatalog
@@ -68,6 +69,10 @@ async def get_ready_pool(app: AppDep) -> BlockingPool:
 
 async def get_limiter(app: AppDep) -> Limiter:
     return app.limiter
+
+
+async def get_search_execution(app: AppDep) -> SearchExecution:
+    return app.search_execution
 
 
 async def get_bot_check(app: AppDep) -> BotCheck:
@@ -115,6 +120,7 @@ CatalogDep = Annotated[SiteCatalog, Depends(get_catalog)]
 PoolDep = Annotated[BlockingPool, Depends(get_pool)]
 ReadyPoolDep = Annotated[BlockingPool, Depends(get_ready_pool)]
 LimiterDep = Annotated[Limiter, Depends(get_limiter)]
+ExecutionDep = Annotated[SearchExecution, Depends(get_search_execution)]
 BotCheckDep = Annotated[BotCheck, Depends(get_bot_check)]
 ChatDep = Annotated[ChatChooser, Depends(get_chat)]
 ReaderDep = Annotated[DocsReader, Depends(get_reader)]

@@ -37,6 +37,7 @@ DEPENDENCY_PARTS: dict[Callable[..., Any], tuple[str, ...]] = {
     deps.get_engine: ("engine",),
     deps.get_chat: ("ask",),
     deps.get_limiter: ("limits",),
+    deps.get_search_execution: ("search_execution",),
     deps.get_bot_check: ("bot_check",),
     deps.get_records: ("feedback",),
     deps.get_reader: ("reader",),

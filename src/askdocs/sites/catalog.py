@@ -57,6 +57,7 @@ class SiteCaller:
     organisations: frozenset[str] = frozenset()
     configured_sites: bool = False  # a member of the organisation that owns them
     signed_in: bool = False
+    account: str | None = None  # the signed-in user's id (search execution's account)
 
     @property
     def reads_developer_pages(self) -> bool:
@@ -73,13 +74,16 @@ class SiteCaller:
 
     @classmethod
     def member(
-        cls, organisations: Iterable[str], owner_of_configured: str | None = None
+        cls,
+        organisations: Iterable[str],
+        owner_of_configured: str | None = None,
+        account: str | None = None,
     ) -> SiteCaller:
         """A signed-in caller; ``owner_of_configured`` is the organisation that owns the
         configured sites (config file, CLI, bundled): its members read them when private."""
         orgs = frozenset(organisations)
         owns = owner_of_configured is not None and owner_of_configured in orgs
-        return cls(organisations=orgs, configured_sites=owns, signed_in=True)
+        return cls(organisations=orgs, configured_sites=owns, signed_in=True, account=account)
 
 
 VISITOR = SiteCaller()

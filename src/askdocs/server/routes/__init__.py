@@ -4,6 +4,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.health",
     "askdocs.server.routes.ready",
     "askdocs.server.routes.search",
+    "askdocs.server.routes.metrics",
     "askdocs.server.routes.ask",
     "askdocs.server.routes.ask_feedback",
     "askdocs.server.routes.turnstile",
