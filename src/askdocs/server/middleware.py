@@ -13,7 +13,11 @@ with it (a lookup of ``/api/v1/orgs/%00`` was a 500 there).
 ``SecurityHeaders`` adds ``X-Content-Type-Options: nosniff`` to every response (JSON,
 SSE, HTML, MCP), ``Cache-Control: no-store`` to every response to an authenticated
 request (an ``Authorization`` header, or any ``/api/v1/`` route), and
-``WWW-Authenticate: Bearer`` to a 401 that lacks one.
+``WWW-Authenticate: Bearer`` to a 401 that lacks one. A route that chose a private policy
+that never lets a cache reuse the response unchecked keeps it (``revalidated``): the chat
+stream's ``private, no-cache, no-transform`` (seed 002; ``no-transform`` so no proxy
+buffers or recompresses the frames) and an asset's ``private, no-cache`` with its ETag, so a
+bearer caller's browser still revalidates instead of downloading the image again.
 """
 
 from __future__ import annotations
@@ -161,13 +165,21 @@ class SecurityHeaders:
         return any(name == b"authorization" for name, _ in scope.get("headers", ()))
 
 
+def revalidated(value: bytes) -> bool:
+    """Whether a route's ``Cache-Control`` already keeps an authenticated response out of
+    shared caches and out of unchecked reuse: ``no-store``, or ``private`` with
+    ``no-cache``."""
+    directives = {part.strip().split(b"=")[0] for part in value.lower().split(b",")}
+    return b"no-store" in directives or {b"private", b"no-cache"} <= directives
+
+
 def _headers(message: Message, authenticated: bool) -> list[tuple[bytes, bytes]]:
     headers = [(bytes(k).lower(), bytes(v)) for k, v in message.get("headers", ())]
     names = {name for name, _ in headers}
     if NOSNIFF[0] not in names:
         headers.append(NOSNIFF)
     status = int(message["status"])
-    if authenticated:
+    if authenticated and not any(k == NO_STORE[0] and revalidated(v) for k, v in headers):
         headers = [h for h in headers if h[0] != NO_STORE[0]]
         headers.append(NO_STORE)
     if status == 401 and BEARER_CHALLENGE[0] not in names:
