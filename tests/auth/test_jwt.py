@@ -34,6 +34,37 @@ def test_round_trip_keeps_identity(settings: Settings) -> None:
     )
 
 
+def test_minted_tokens_carry_email_and_the_is_admin_alias(settings: Settings) -> None:
+    for admin in (True, False):
+        token = mint(settings, "u1", email="ada@example.com", platform_admin=admin)
+        payload = pyjwt.decode(token, options={"verify_signature": False})
+        assert (payload["email"], payload["platformAdmin"], payload["isAdmin"]) == (
+            "ada@example.com",
+            admin,
+            admin,
+        )
+        assert verify(token, settings).email == "ada@example.com"
+
+
+@pytest.mark.parametrize(
+    ("extra", "admin"),
+    [
+        ({}, False),  # neither claim: not an admin
+        ({"isAdmin": True}, True),  # the alias alone
+        ({"platformAdmin": False, "isAdmin": True}, False),  # platformAdmin wins
+        ({"platformAdmin": True, "isAdmin": False}, True),
+    ],
+)
+def test_tokens_with_or_without_email_and_is_admin_are_accepted(
+    settings: Settings, extra: dict[str, object], admin: bool
+) -> None:
+    now = int(time.time())
+    claims = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    token = pyjwt.encode({**claims, **extra}, signing_key(settings), algorithm="HS256")
+    verified = verify(token, settings)
+    assert (verified.email, verified.platform_admin) == (None, admin)
+
+
 def test_key_is_persisted_and_shared(settings: Settings) -> None:
     first = signing_key(settings)
     assert len(first) >= 32

@@ -30,12 +30,20 @@ def test_verifier_exposes_the_typed_context(tokens: Tokens) -> None:
     context = context_from_access_token(access)
     assert context.wire() == {
         "sub": "user-1",
+        "email": None,
         "org": "org-1",
         "orgRole": "admin",
         "platformAdmin": False,
     }
     assert context.token == token
     assert token not in repr(context)
+
+
+def test_the_email_claim_reaches_the_context(tokens: Tokens) -> None:
+    token = tokens.valid(email="user-1@example.com")
+    access = anyio.run(JwtTokenVerifier(tokens.settings).verify_token, token)
+    assert access is not None
+    assert context_from_access_token(access).wire()["email"] == "user-1@example.com"
 
 
 def test_legacy_is_admin_and_no_org_claims_are_accepted(tokens: Tokens) -> None:

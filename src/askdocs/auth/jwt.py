@@ -1,8 +1,11 @@
 """Mint and verify askdocs bearer tokens: HS256 only; sub, exp, iat, iss, aud required.
 
-Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
-as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
-caller; a token alone never grants it.
+Claims ``email``, ``org``, ``orgRole`` and ``platformAdmin`` are informational. Minted
+tokens carry ``isAdmin`` too, an alias of ``platformAdmin`` (seed 002: "isAdmin is still
+emitted as an alias of platformAdmin"); verifying accepts tokens with or without either
+(``platformAdmin`` wins when both are present; neither is a non-admin) and with or without
+``email`` (tokens minted before it existed keep working). Authority is always re-read from
+the database by the caller; a token alone never grants it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Claims:
     """The typed identity a verified token carries."""
 
     sub: str
+    email: str | None
     org: str | None
     org_role: str | None
     platform_admin: bool
@@ -37,6 +41,7 @@ def mint(
     settings: Settings,
     sub: str,
     *,
+    email: str | None = None,
     ttl_seconds: int | None = None,
     org: str | None = None,
     org_role: str | None = None,
@@ -52,7 +57,10 @@ def mint(
         "iss": settings.auth.jwt_issuer,
         "aud": settings.auth.jwt_audience,
         "platformAdmin": platform_admin,
+        "isAdmin": platform_admin,
     }
+    if email is not None:
+        claims["email"] = email
     if org is not None:
         claims["org"] = org
         claims["orgRole"] = org_role
@@ -84,9 +92,10 @@ def _claims(data: dict[str, object]) -> Claims:
     if not isinstance(sub, str) or not sub:
         raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
     admin = data.get("platformAdmin", data.get("isAdmin", False))
-    org, role = data.get("org"), data.get("orgRole")
+    org, role, email = data.get("org"), data.get("orgRole"), data.get("email")
     return Claims(
         sub=sub,
+        email=email if isinstance(email, str) else None,
         org=org if isinstance(org, str) else None,
         org_role=role if isinstance(role, str) else None,
         platform_admin=admin is True,

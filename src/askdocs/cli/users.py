@@ -147,6 +147,7 @@ def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) 
     value = mint(
         obj.settings,
         user.id,
+        email=user.email,
         ttl_seconds=ttl,
         org=org if role else None,
         org_role=role,

@@ -46,15 +46,20 @@ class AuthContext:
     org_role: str | None
     platform_admin: bool
     token: str = field(repr=False)
+    email: str | None = None
 
     @classmethod
     def from_claims(cls, claims: Claims, token: str) -> AuthContext:
-        return cls(claims.sub, claims.org, claims.org_role, claims.platform_admin, token)
+        return cls(
+            claims.sub, claims.org, claims.org_role, claims.platform_admin, token, claims.email
+        )
 
     def wire(self) -> dict[str, object]:
-        """The context as the seed names it: ``sub``, ``org``, ``orgRole``, ``platformAdmin``."""
+        """The context as the seed names it: ``sub``, ``email``, ``org``, ``orgRole``,
+        ``platformAdmin``."""
         return {
             "sub": self.sub,
+            "email": self.email,
             "org": self.org,
             "orgRole": self.org_role,
             "platformAdmin": self.platform_admin,
@@ -115,6 +120,7 @@ class JwtTokenVerifier:
             resource=self._settings.auth.jwt_audience,
             claims={
                 "iss": self._settings.auth.jwt_issuer,
+                "email": claims.email,
                 "org": claims.org,
                 "orgRole": claims.org_role,
                 "platformAdmin": claims.platform_admin,
@@ -126,6 +132,7 @@ def _current(principal: Principal, claims: Claims) -> Claims:
     """The token's claims with the authority the database gives the user now."""
     return replace(
         claims,
+        email=principal.user.email,
         org=principal.org,
         org_role=principal.org_role,
         platform_admin=principal.user.platform_admin,
@@ -134,13 +141,14 @@ def _current(principal: Principal, claims: Claims) -> Claims:
 
 def context_from_access_token(token: AccessToken) -> AuthContext:
     claims = token.claims or {}
-    org, role = claims.get("org"), claims.get("orgRole")
+    org, role, email = claims.get("org"), claims.get("orgRole"), claims.get("email")
     return AuthContext(
         sub=token.subject or token.client_id,
         org=org if isinstance(org, str) else None,
         org_role=role if isinstance(role, str) else None,
         platform_admin=claims.get("platformAdmin") is True,
         token=token.token,
+        email=email if isinstance(email, str) else None,
     )
 
 
