@@ -18,6 +18,7 @@ from askdocs.assistant.site_access import usable_site
 from askdocs.assistant.store import ThreadStore
 from askdocs.assistant.tools import ToolRegistry
 from askdocs.assistant.toolset import ToolDeps, build_registry, offered_tools
+from askdocs.assistant.types import Identity, Membership
 from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.indexing import ActivityMonitor
@@ -82,6 +83,16 @@ class AssistantRuntime:
             return None
         with self.db.session() as session:
             return usable_site(session, self.service.catalog, user_id, site_id)
+
+    def identity(self, user_id: str) -> Identity | None:
+        """Who ``user_id`` is now, from the user row and memberships (blocking); None for a
+        user that no longer exists."""
+        users = self.users
+        user = users.get(user_id)
+        if user is None:
+            return None
+        memberships = tuple(Membership(org.name, role) for org, role in users.memberships(user_id))
+        return Identity(user.display_name, user.email, user.platform_admin, memberships)
 
     def tools_for(self, user_id: str) -> ToolRegistry:
         """The tools ``user_id`` is offered now (blocking: run it in a worker thread)."""

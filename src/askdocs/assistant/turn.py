@@ -165,6 +165,7 @@ class Turn:
             runtime.threads.replay, self.request.thread_id, settings.max_replay_messages
         )
         tools = await anyio.to_thread.run_sync(runtime.tools_for, self.request.user_id)
+        identity = await anyio.to_thread.run_sync(runtime.identity, self.request.user_id)
         request = ChatRequest(
             system=system_prompt(
                 tools.specs(),
@@ -172,6 +173,7 @@ class Turn:
                 page=self.request.page,
                 site_id=site,
                 docs_block=docs.block,
+                identity=identity,
             ),
             messages=replay_messages(history),
             tools=tools.specs(),

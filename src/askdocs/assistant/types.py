@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
 MessageRole = Literal["user", "assistant", "system", "tool"]
+_HINT_DROP = re.compile(r"[\x00-\x1f\x7f-\x9f<>\[\]{}]")
+
+
+def hint(value: str | None) -> str | None:
+    """Untrusted text for the prompt made plain: control characters and brackets become
+    spaces, whitespace collapses; empty is None. Pure."""
+    if value is None:
+        return None
+    return " ".join(_HINT_DROP.sub(" ", value).split()) or None
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,23 @@ class ThreadDetail:
 
 
 @dataclass(frozen=True)
+class Membership:
+    organisation: str  # the organisation's name
+    role: str  # owner, admin or member
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who is asking, read from the database for this turn by the signed-in user's id: never
+    from the request body, the page context or the conversation (seed 002 "Who and where")."""
+
+    name: str
+    email: str
+    platform_admin: bool
+    memberships: tuple[Membership, ...] = ()
+
+
+@dataclass(frozen=True)
 class PageContext:
     """The page the caller has open (per-call context, untrusted)."""
 
@@ -45,3 +72,4 @@ class PageContext:
     title: str | None = None
     path: str | None = None
     section: str | None = None
+    extra: str | None = None  # what the page adds (openWithPrompt's extraContext)

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
 from pydantic import Field, model_validator
 
 from askdocs.admin.proposal_wire import ProposalOut
-from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
+from askdocs.assistant.types import (
+    MessageRecord,
+    PageContext,
+    ThreadDetail,
+    ThreadSummary,
+    hint,
+)
 from askdocs.guard.validation import CleanText
 from askdocs.wire import Wire
 
-_HINT_DROP = re.compile(r"[\x00-\x1f\x7f-\x9f<>\[\]{}]")
-
-
-def hint(value: str | None) -> str | None:
-    """An untrusted page hint made plain: control characters and brackets become spaces,
-    whitespace collapses; empty is None."""
-    if value is None:
-        return None
-    return " ".join(_HINT_DROP.sub(" ", value).split()) or None
+MAX_EXTRA_CHARS = 2000  # seed 002: "caps extra at about 2 KB"
 
 
 class PageContextIn(Wire):
@@ -32,6 +29,7 @@ class PageContextIn(Wire):
     title: CleanText | None = Field(default=None, max_length=300)
     path: CleanText | None = Field(default=None, max_length=1000)
     section: CleanText | None = Field(default=None, max_length=300)
+    extra: CleanText | None = Field(default=None, max_length=MAX_EXTRA_CHARS)
 
     def value(self) -> PageContext:
         return PageContext(
@@ -39,6 +37,7 @@ class PageContextIn(Wire):
             title=hint(self.title),
             path=hint(self.path),
             section=hint(self.section),
+            extra=hint(self.extra),
         )
 
 

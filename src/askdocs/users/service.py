@@ -120,6 +120,19 @@ class UserService:
             else:
                 existing.role = role
 
+    def memberships(self, user_id: str) -> list[tuple[Organisation, OrgRole]]:
+        """The user's organisations with their role in each, by organisation name."""
+        query = (
+            select(OrganisationRow.id, OrganisationRow.name, MembershipRow.role)
+            .join(MembershipRow, MembershipRow.organisation_id == OrganisationRow.id)
+            .where(MembershipRow.user_id == user_id)
+            .order_by(OrganisationRow.name)
+        )
+        with self._db.session() as session:
+            rows = session.execute(query).all()
+        found = [(Organisation(org_id, name), _role(role)) for org_id, name, role in rows]
+        return [(org, role) for org, role in found if role is not None]
+
     def role_in(self, user_id: str, org_id: str) -> OrgRole | None:
         with self._db.session() as session:
             row = session.scalars(membership_query(org_id, user_id)).first()
