@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from askdocs.corpus.groups import page_group
 from askdocs.corpus.markdown import block_tokens
 from askdocs.corpus.urls import format_url
 from askdocs.types import Chunk, Page, Section
@@ -184,4 +185,5 @@ def _chunk(page: Page, piece: _Piece, text: str, url_template: str) -> Chunk:
         part=piece.part,
         text=text,
         context=piece.context,
+        group=page_group(page.meta, page.slug),
     )

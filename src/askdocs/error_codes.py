@@ -61,7 +61,6 @@ CODES: tuple[ErrorCode, ...] = (
     _c("site_not_found", 404, "no such site for this caller (unknown, private or not live)"),
     _c("no_documents", 404, "the site's docs roots hold no pages to search"),
     _c("invalid_query", 400, "q is blank or holds a NUL character"),
-    _c("invalid_group", 400, "group is not a category id (letters, digits, - and _)"),
     _c(
         "search_concurrency_limit",
         429,

@@ -352,12 +352,13 @@ class AskDocs:
         history: Sequence[str] = (),
         keyword_only: bool = False,
         stop: StopToken = NEVER,
+        group: str | None = None,
     ) -> SearchResult:
         """Hybrid search over the last complete collection of ``site``. ``keyword_only``
         searches BM25 alone without creating the embedder (MCP local mode's first answers,
         while only a keyword-only collection exists: the same hits, no model load).
         ``stop`` ends the work between steps once its caller left or its deadline passed
-        (``search.stop``)."""
+        (``search.stop``). ``group`` limits it to pages of one group (``corpus.groups``)."""
         config = self.site(site)
         if config.id in self._empty and config.id not in self._errors:
             raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
@@ -369,6 +370,7 @@ class AskDocs:
             audience=audience,
             limit=limit,
             history=tuple(history),
+            group=group,
         )
         result = self._retrieve(request, keyword_only, stop)
         stop.check("freshness")

@@ -84,6 +84,7 @@ class Chunk:
     # searched and embedded with the chunk but is not part of the chunk's own text.
     context: str = ""
     kind: str = "guide"  # the page kind (corpus.pagekind): "guide" or "changelog"
+    group: str = "general"  # the page's group (corpus.groups), the reader's category
 
     @property
     def id(self) -> str:

@@ -80,6 +80,8 @@ def to_filter(wanted: QueryFilter) -> qe.Filter | None:
         must.append(qe.FieldCondition("locale", match=qe.MatchAny(list(wanted.locales))))
     if wanted.audience is not None:
         must.append(qe.FieldCondition("audience", match=qe.MatchValue(wanted.audience)))
+    if wanted.group is not None:
+        must.append(qe.FieldCondition("group", match=qe.MatchValue(wanted.group)))
     if wanted.exclude_kind is not None:
         kind = qe.FieldCondition("kind", match=qe.MatchValue(wanted.exclude_kind))
         return qe.Filter(must=must, must_not=[kind])

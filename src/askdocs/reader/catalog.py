@@ -9,12 +9,11 @@ the first folder of its slug; pages at the top of their docs folder are ``genera
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
+from askdocs.corpus.groups import page_group
 from askdocs.reader.labels import (
     ADMIN_CATEGORIES,
-    GENERAL,
     audience_label,
     category_label,
     category_rank,
@@ -28,19 +27,13 @@ from askdocs.reader.schemas import (
 )
 from askdocs.types import Page
 
-_CATEGORY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
-
 
 def readable(page: Page) -> bool:
     return page.audience == "user"
 
 
 def category_of(page: Page) -> str:
-    value = page.meta.get("category")
-    if isinstance(value, str) and _CATEGORY_ID.fullmatch(value.strip()):
-        return value.strip().lower()
-    head, slash, _ = page.slug.partition("/")
-    return head if slash else GENERAL
+    return page_group(page.meta, page.slug)
 
 
 def reader_audience(page: Page) -> ReaderAudience:

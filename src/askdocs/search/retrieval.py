@@ -78,6 +78,7 @@ class SearchRequest:
     audience: Audience | None = None
     limit: int = 10
     history: tuple[str, ...] = ()
+    group: str | None = None  # only pages of this group (corpus.groups)
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,9 @@ class Retriever:
         request: SearchRequest,
     ) -> QueryResult:
         locales = search_locales(request.locale, request.fallback_locale)
-        flt = QueryFilter(site=request.site, locales=locales, audience=request.audience)
+        flt = QueryFilter(
+            site=request.site, locales=locales, audience=request.audience, group=request.group
+        )
         sparse = lexical.query_vector(query.text, request.locale or request.fallback_locale)
         fetch = max(request.limit * self.settings.candidates_factor, request.limit)
         return _call_store(

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from askdocs.answer.flow import interactive
+from askdocs.corpus.groups import GROUP_PATTERN
 from askdocs.errors import InvalidInput
 from askdocs.search.execution import until_disconnected
 from askdocs.search.query import MAX_QUERY_CHARS
@@ -54,11 +55,20 @@ async def search(
     locale: Annotated[str | None, Query(max_length=35, pattern=r"^[A-Za-z0-9_-]+$")] = None,
     audience: Audience | None = None,
     limit: Annotated[int, Query(ge=1, le=50)] = 10,
+    group: Annotated[str | None, Query(max_length=63, pattern=GROUP_PATTERN)] = None,
 ) -> JSONResponse:
     if "\x00" in q or not q.strip():
         raise InvalidInput("q must be non-empty text without NUL characters", code="invalid_query")
     chosen = public_site(catalog, host, site, caller)
-    run = partial(engine.search, q, site=chosen.id, locale=locale, audience=audience, limit=limit)
+    run = partial(
+        engine.search,
+        q,
+        site=chosen.id,
+        locale=locale,
+        audience=audience,
+        limit=limit,
+        group=group.lower() if group else None,
+    )
 
     def work(stop: StopToken) -> SearchResult:
         return interactive(engine, partial(run, stop=stop))()
