@@ -1,5 +1,5 @@
-"""The account pages: ``/sign-in``, ``/invite/{token}`` and the admin area ``/admin`` (its
-docs-gaps report at ``/admin/report``).
+"""The account pages: ``/sign-in``, ``/invite/{token}``, the signed-in person's ``/account``
+and the admin area ``/admin`` (its docs-gaps report at ``/admin/report``).
 
 One template (``account.html``) and one script decide what to show from the page kind; all
 data comes from the REST API with the caller's session, so these pages carry no secrets and
@@ -15,7 +15,8 @@ from askdocs.server.deps import app_of
 from askdocs.server.routes.web import page_headers, render
 
 router = APIRouter(include_in_schema=False)
-TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin"}
+TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin", "account": "Account"}
+SIGNED_IN = frozenset({"admin", "account"})  # pages that carry the assistant
 
 
 def account_page(request: Request, kind: str, tab: str | None = None) -> HTMLResponse:
@@ -29,7 +30,8 @@ def account_page(request: Request, kind: str, tab: str | None = None) -> HTMLRes
         config["tab"] = tab
     title = f"{TITLES[kind]} — askdocs"
     headers = {**page_headers("'none'"), "Referrer-Policy": "no-referrer"}
-    return HTMLResponse(render("account.html", config, title), headers=headers)
+    page = render("account.html", config, title, assistant=kind in SIGNED_IN)
+    return HTMLResponse(page, headers=headers)
 
 
 @router.get("/sign-in")
@@ -40,6 +42,12 @@ def sign_in_page(request: Request) -> HTMLResponse:
 @router.get("/invite/{token}")
 def invite_page(request: Request, token: str) -> HTMLResponse:
     return account_page(request, "invite")
+
+
+@router.get("/account")
+def own_account_page(request: Request) -> HTMLResponse:
+    """The signed-in person's account: who they are, their organisations, sign out."""
+    return account_page(request, "account")
 
 
 @router.get("/admin")

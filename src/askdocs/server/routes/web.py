@@ -125,7 +125,8 @@ def proposal_page(request: Request, proposal_id: str) -> Response:
     if not _PROPOSAL_ID.fullmatch(proposal_id):
         raise NotFound("no such proposal", code="proposal_not_found")
     config = {"proposalId": proposal_id}
-    return HTMLResponse(render("proposal.html", config, "askdocs"), headers=page_headers("'none'"))
+    page = render("proposal.html", config, "askdocs", assistant=True)
+    return HTMLResponse(page, headers=page_headers("'none'"))
 
 
 @router.get("/widget/frame")
@@ -180,7 +181,7 @@ def _page(
         "botCheck": settings.bot_check.provider,
         "askEnabled": site.ask_enabled,
     }
-    page = render(template, config, site.name or site.id)
+    page = render(template, config, site.name or site.id, assistant=template == "index.html")
     return HTMLResponse(page, headers=page_headers(ancestors))
 
 
@@ -192,10 +193,28 @@ def _host(request: Request) -> str:
     return host_of(request)
 
 
-def render(template: str, config: Mapping[str, object], site_name: str) -> str:
+def render(
+    template: str, config: Mapping[str, object], site_name: str, *, assistant: bool = False
+) -> str:
+    """The page with its config and name filled in. ``assistant``: a page signed-in people
+    use (the reader, /admin, /account, /proposals): the assistant shell is included, the
+    same way on every such page, whatever its template (``with_assistant``)."""
     text = static_files()[template].data.decode()
     page = text.replace("{{CONFIG}}", html.escape(json.dumps(config), quote=True))
-    return page.replace("{{SITE_NAME}}", html.escape(site_name))
+    page = page.replace("{{SITE_NAME}}", html.escape(site_name))
+    return with_assistant(page) if assistant else page
+
+
+ASSISTANT_SHELL = '<script type="module" src="/static/js/assistant-drawer.js"></script>'
+
+
+def with_assistant(page: str) -> str:
+    """The assistant shell (seed 002: "one assistant, mounted once for the whole
+    application"): its script, before ``</head>``. The script adds the header trigger and
+    the drawer for a signed-in person and nothing for anyone else."""
+    if ASSISTANT_SHELL in page:
+        return page
+    return page.replace("</head>", f"{ASSISTANT_SHELL}\n</head>", 1)
 
 
 def page_headers(ancestors: str) -> dict[str, str]:
