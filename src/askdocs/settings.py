@@ -206,6 +206,7 @@ class AssistantSettings(BaseModel):
     detached_turn_seconds: float = Field(default=300.0, gt=0)
     title_timeout_seconds: float = Field(default=10.0, gt=0)
     docs_site: str | None = None  # None: the request's site, else the first configured one
+    docs_enabled: bool = True  # seed 000 PlatformDocs:Enabled: injection and search_docs
     inject_top_k: int = Field(default=4, ge=0, le=20)
     inject_max_chars: int = Field(default=7000, ge=0)
     inject_timeout_seconds: float = Field(default=5.0, gt=0)

@@ -46,8 +46,12 @@ TOOL_FACTORIES: list[ToolFactory] = [search_docs, *ADMIN_TOOL_FACTORIES]
 
 
 def build_registry(deps: ToolDeps, factories: list[ToolFactory] | None = None) -> ToolRegistry:
+    """Every tool of the runtime; ``assistant.docs_enabled = false`` (seed 000's master
+    switch) leaves ``search_docs`` out."""
     registry = ToolRegistry()
     for factory in TOOL_FACTORIES if factories is None else factories:
+        if factory is search_docs and not deps.settings.assistant.docs_enabled:
+            continue
         registry.register(factory(deps))
     return registry
 
