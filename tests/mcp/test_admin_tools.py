@@ -174,7 +174,8 @@ async def test_a_user_without_grants_is_not_offered_the_tools(rig: Rig) -> None:
     async with rig.client(rig.caller(user.id, None)) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         forced = await client.call_tool("propose_write_page", PAGE)
-    assert names == {"search_docs", "get_article", "list_catalog"}
+    # the read tools only (list_operation_schemas is a read, listed to every caller)
+    assert names == {"search_docs", "get_article", "list_catalog", "list_operation_schemas"}
     assert forced.is_error
     assert "[tool_not_granted]" in forced.content[0].text
     assert not (rig.sites_dir / "alpha" / "guide" / "mcp.md").exists()

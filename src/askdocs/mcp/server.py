@@ -198,7 +198,12 @@ def build_server(backend: DocsBackend, options: ServerOptions) -> MCPServer[Any]
         server.add_tool(tool, name=name, description=_one_paragraph(tool), annotations=READ_ONLY)
     if _is_remote(backend):
         from askdocs.mcp.admin import AdminTools
+        from askdocs.mcp.schemas import NAME, SchemaTool
 
+        schemas = SchemaTool(backend, tools).list_operation_schemas
+        server.add_tool(
+            schemas, name=NAME, description=_one_paragraph(schemas), annotations=READ_ONLY
+        )
         _add_admin_tools(server, AdminTools(backend, lambda ctx: tools.call(ctx)))
     return server
 
