@@ -81,7 +81,7 @@ def test_multi_stage_non_root_health_check_and_data_volume() -> None:
 def test_compose_runs_askdocs_with_postgres_redis_and_qdrant() -> None:
     compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"askdocs", "postgres", "redis", "qdrant"}
+    assert set(services) == {"askdocs", "postgres", "redis", "qdrant", "mcp"}
     env = services["askdocs"]["environment"]
     assert env["ASKDOCS_DATABASE_URL"].startswith("postgresql://askdocs:")
     assert env["ASKDOCS_REDIS_URL"] == "redis://redis:6379/0"
@@ -89,6 +89,26 @@ def test_compose_runs_askdocs_with_postgres_redis_and_qdrant() -> None:
     known = set(env_names()) | EXTRA_ENV
     assert sorted(name for name in env if name not in known) == []
     assert "askdocs-data:/var/lib/askdocs" in services["askdocs"]["volumes"]
+
+
+def test_compose_runs_the_mcp_server_in_server_mode_unpublished() -> None:
+    """Seed 002 "In docker-compose": the MCP service over HTTP on 3002, calling the API,
+    sharing its signing key, depending on its health, and not published to the host."""
+    services = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))["services"]
+    mcp, api = services["mcp"], services["askdocs"]
+    assert mcp["command"] == ["askdocs", "mcp"]
+    assert mcp["image"] == api["image"]
+    env = mcp["environment"]
+    assert (env["MCP_TRANSPORT"], env["MCP_PORT"]) == ("http", "3002")
+    assert env["ASKDOCS_API_URL"] == "http://askdocs:8000"
+    key = "ASKDOCS_AUTH__JWT_SIGNING_KEY"
+    assert env[key] == api["environment"][key]
+    assert env[key].startswith("${ASKDOCS_JWT_SIGNING_KEY:?")
+    assert mcp["depends_on"] == {"askdocs": {"condition": "service_healthy"}}
+    assert "ports" not in mcp
+    assert "3002" in " ".join(mcp["healthcheck"]["test"])
+    known = set(env_names()) | EXTRA_ENV | {"MCP_TRANSPORT", "MCP_PORT", "ASKDOCS_API_URL"}
+    assert sorted(name for name in env if name not in known) == []
 
 
 def test_env_example_names_only_settings_or_compose_variables() -> None:
