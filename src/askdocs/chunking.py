@@ -35,7 +35,8 @@ from askdocs.types import Chunk, Page, Section
 # 5: code lines come from the page's parse, not a parse of the rewritten section text (the
 # same chunks on every real tree tried; two code blocks that a dropped HTML line separated
 # are no longer one).
-CHUNKER_VERSION = "askdocs-chunker-5"
+# 6: chunks carry their page's group (corpus.groups); "waiting-hint" is a reserved id.
+CHUNKER_VERSION = "askdocs-chunker-6"
 # A section whose own text is at most this long and that is directly followed by its first
 # sub-section only introduces it: that sub-section carries the introduction as context.
 INTRO_MAX_CHARS = 400

@@ -199,6 +199,7 @@ RESERVED_IDS = frozenset(
         "threads-toggle",
         "toc",
         "users-panel",
+        "waiting-hint",
     )
 )
 
