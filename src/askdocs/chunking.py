@@ -18,7 +18,10 @@ chunks:
   sub-section's own text.
 
 ``Chunk.text`` is the section's Markdown without its own heading line: the heading travels
-in ``Chunk.heading`` and is part of the embedded text ``"{title} — {heading}\\n\\n{text}"``.
+in ``Chunk.heading`` (the enclosing headings in ``Chunk.heading_trail``), and the embedded
+text starts with the heading path: ``"{title} › {H2} › {H3}\\n\\n{text}"``
+(``types.embed_text``; seed 000 says ``"{title} — {section}"``, and docs/seed-deviations.md
+measures both).
 """
 
 from __future__ import annotations
