@@ -118,6 +118,7 @@ CODES: tuple[ErrorCode, ...] = (
     _c("invalid_token", 401, "the token does not verify"),
     _c("token_expired", 401, "the token expired"),
     _c("unknown_user", 401, "the token names a user that no longer exists"),
+    _c("token_revoked", 401, "the token predates a password change or an end of all sign-ins"),
     _c("session_expired", 401, "the session expired or was signed out"),
     _c("session_not_found", 404, "no such session of this user"),
     _c("csrf_failed", 403, "a cookie-authenticated change without the CSRF token"),

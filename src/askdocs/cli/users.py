@@ -100,11 +100,11 @@ def set_password(obj: CliContext, email: str, password_stdin: bool) -> None:
 @click.option("--email", required=True, help="The account.")
 @click.pass_obj
 def end_sessions(obj: CliContext, email: str) -> None:
-    """End every browser session of an account at once."""
+    """End every browser session and bearer token of an account at once."""
     with accounts_of(obj) as accounts:
         user = accounts.users.by_email(email)
-        count = accounts.sessions.revoke_all(user.id)
-    click.echo(f"ended {count} session(s) of {user.email}")
+        count = accounts.end_sign_ins(user.id)
+    click.echo(f"ended {count} session(s) of {user.email}; its bearer tokens stop working")
 
 
 @users.command("invite")
@@ -151,6 +151,7 @@ def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) 
         org=org if role else None,
         org_role=role,
         platform_admin=user.platform_admin,
+        token_version=user.token_version,
     )
     lifetime = ttl or obj.settings.auth.default_token_ttl_seconds
     click.echo(f"token for {user.email}, valid {lifetime} s", err=True)

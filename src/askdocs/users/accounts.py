@@ -65,9 +65,15 @@ class Accounts:
         return self.users.create_user(email, name)
 
     def set_password(self, user_id: str, password: str) -> None:
-        """Set a new password and end every session of the account."""
+        """Set a new password and end every session of the account; replacing a password
+        bumps its token version, so every bearer token minted before ends too."""
         self.users.set_password(user_id, password, self.settings.auth.min_password_chars)
         self.sessions.revoke_all(user_id)
+
+    def end_sign_ins(self, user_id: str) -> int:
+        """End every session and every bearer token of the account; the sessions ended."""
+        self.users.bump_token_version(user_id)
+        return self.sessions.revoke_all(user_id)
 
     def accept(
         self, token: str, *, password: str | None, name: str, signed_in: User | None

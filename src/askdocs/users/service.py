@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, select, update
 from sqlalchemy.exc import IntegrityError
 
 from askdocs.db import Database
@@ -25,7 +25,7 @@ def normalise_email(email: str) -> str:
 
 
 def _user(row: UserRow) -> User:
-    return User(row.id, row.email, row.display_name, row.platform_admin)
+    return User(row.id, row.email, row.display_name, row.platform_admin, row.token_version)
 
 
 class UserService:
@@ -74,18 +74,33 @@ class UserService:
             return _user(row), credential.hash if credential else None
 
     def set_password(self, user_id: str, password: str, min_chars: int) -> None:
+        """Set the password; replacing one bumps the account's token version."""
         value = hash_password(check_policy(password, min_chars))
-        self.store_hash(user_id, value)
+        self.store_hash(user_id, value, change=True)
 
-    def store_hash(self, user_id: str, value: str) -> None:
+    def store_hash(self, user_id: str, value: str, *, change: bool = False) -> None:
+        """Store a hash; ``change`` (a new password, not a re-hash of the same one) bumps
+        the token version when it replaces a password, in the same transaction."""
         with self._db.session(write=True) as session:
-            if session.get(UserRow, user_id) is None:
+            user = session.get(UserRow, user_id)
+            if user is None:
                 raise NotFound("no such user", code="user_not_found")
             row = session.get(PasswordRow, user_id)
             if row is None:
                 session.add(PasswordRow(user_id=user_id, hash=value, updated_at=utcnow()))
-            else:
-                row.hash, row.updated_at = value, utcnow()
+                return
+            row.hash, row.updated_at = value, utcnow()
+            if change:
+                user.token_version += 1
+
+    def bump_token_version(self, user_id: str) -> None:
+        """End every bearer token and session issued to the account until now."""
+        with self._db.session(write=True) as session:
+            session.execute(
+                update(UserRow)
+                .where(UserRow.id == user_id)
+                .values(token_version=UserRow.token_version + 1)
+            )
 
     def set_platform_admin(self, user_id: str, value: bool) -> None:
         with self._db.session(write=True) as session:

@@ -19,7 +19,8 @@ from fastapi.responses import RedirectResponse
 
 from askdocs.auth.keys import signing_key
 from askdocs.auth.oidc import OidcClient
-from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, safe_next, seal, unseal
+from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, seal, unseal
+from askdocs.auth.redirects import safe_next
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
 from askdocs.server.signin import AccountsDep, cookie_secure, request_origin, set_session_cookie
 from askdocs.settings import Settings
@@ -55,7 +56,8 @@ async def start(
 ) -> RedirectResponse:
     settings = accounts.settings
     client = client_of(settings)
-    flow = FlowState.fresh(safe_next(next), int(time.time()) + settings.auth.oidc.state_ttl_seconds)
+    expires = int(time.time()) + settings.auth.oidc.state_ttl_seconds
+    flow = FlowState.fresh(safe_next(next, request_origin(request)), expires)
     url = await client.authorization_url(flow, redirect_uri(settings, request))
     response = RedirectResponse(url, 303)
     response.set_cookie(
@@ -93,7 +95,7 @@ async def callback(
         return failed(exc.code)
     agent = request.headers.get("user-agent", "")
     new = await anyio.to_thread.run_sync(accounts.sessions.create, user.id, "oidc", agent)
-    response = RedirectResponse(flow.next, 303)
+    response = RedirectResponse(safe_next(flow.next, request_origin(request)), 303)
     response.delete_cookie(STATE_COOKIE, path="/api/v1/auth/oidc")
     set_session_cookie(response, request, settings, new.token)
     response.headers["Cache-Control"] = "no-store"

@@ -155,7 +155,7 @@ async def create_user(accounts: AccountsDep, caller: Caller, body: UserCreateIn)
 
 @router.delete("/users/{user_id}/sessions", status_code=204)
 async def end_sessions(accounts: AccountsDep, caller: Caller, user_id: str) -> Response:
-    """A platform admin ends every session of an account at once."""
+    """A platform admin ends every session and bearer token of an account at once."""
     _platform(caller)
-    await anyio.to_thread.run_sync(accounts.sessions.revoke_all, user_id)
+    await anyio.to_thread.run_sync(accounts.end_sign_ins, user_id)
     return Response(status_code=204)

@@ -1,7 +1,7 @@
 // /sign-in: email and password, or single sign-on when configured. Errors from the
 // single sign-on callback arrive as ?error=<code>.
 import { ApiError } from "./api.js";
-import { el, field, input, request, safeNext } from "./account-api.js";
+import { el, field, input, request } from "./account-api.js";
 
 const MESSAGES = {
   invalid_credentials: "The email address or the password is wrong.",
@@ -19,7 +19,8 @@ const MESSAGES = {
 
 export function mountSignIn(root, config) {
   const params = new URLSearchParams(window.location.search);
-  const next = safeNext(params.get("next"), "/assistant");
+  // Where to go afterwards: judged by the server (askdocs.auth.redirects), never read here.
+  const next = config.next || "/assistant";
   const heading = el("h1", "", "Sign in");
   heading.id = "signin-title";
   const email = input("email", "email", "username");
