@@ -128,6 +128,19 @@ def invite(
     click.echo(new.link(base_url(obj.settings)))
 
 
+@users.command("reset-link")
+@click.option("--email", required=True, help="The account whose password to reset.")
+@click.pass_obj
+def reset_link(obj: CliContext, email: str) -> None:
+    """Make a one-time password-reset link (signs in even while password sign-in is paused
+    for unrecognised browsers); prints the link as the last line."""
+    with accounts_of(obj) as accounts:
+        user = accounts.users.by_email(email)
+        new = accounts.reset_link(user.id)
+    click.echo(f"reset link for {user.email}, valid until {new.invitation.expires_at}")
+    click.echo(new.link(base_url(obj.settings)))
+
+
 @click.group()
 def token() -> None:
     """Mint bearer tokens for existing users."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from askdocs.db import Database
-from askdocs.errors import AuthError, InvalidInput
+from askdocs.errors import AuthError, InvalidInput, NotFound
 from askdocs.settings import Settings
 from askdocs.users import passwords
-from askdocs.users.invitations import Invitation, Invitations
+from askdocs.users.invitations import Invitation, Invitations, NewInvitation, invalid_link
 from askdocs.users.service import UserService
 from askdocs.users.sessions import NewSession, SessionStore
 from askdocs.users.types import User
@@ -69,6 +69,33 @@ class Accounts:
         bumps its token version, so every bearer token minted before ends too."""
         self.users.set_password(user_id, password, self.settings.auth.min_password_chars)
         self.sessions.revoke_all(user_id)
+
+    def reset_link(self, user_id: str, created_by: str | None = None) -> NewInvitation:
+        """A one-time password-reset link for the account (an administrator hands it over):
+        the lockout bypass for a browser the account never signed in from."""
+        user = self.users.get(user_id)
+        if user is None:
+            raise NotFound("no such user", code="user_not_found")
+        ttl = self.settings.auth.reset_link_ttl_seconds
+        return self.invitations.create(
+            user.email, created_by=created_by, purpose="reset", ttl_seconds=ttl
+        )
+
+    def reset_password(
+        self, token: str, password: str, user_agent: str = ""
+    ) -> tuple[User, NewSession]:
+        """Use a reset link: set the new password (every session and token ends) and sign
+        in. The sign-in limits do not apply: the link is the proof."""
+        link = self.invitations.peek(token, "reset")
+        user, _ = self.users.find_email(link.email)
+        if user is None:
+            raise invalid_link("reset")
+        passwords.check_policy(password, self.settings.auth.min_password_chars)
+        self.invitations.claim(token, user.id, "reset")
+        self.users.set_password(user.id, password, self.settings.auth.min_password_chars)
+        self.users.bump_token_version(user.id)  # even when the account had no password
+        self.sessions.revoke_all(user.id)
+        return user, self.sessions.create(user.id, "reset", user_agent)
 
     def end_sign_ins(self, user_id: str) -> int:
         """End every session and every bearer token of the account; the sessions ended."""

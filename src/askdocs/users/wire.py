@@ -90,6 +90,16 @@ class InviteIn(Wire):
     platform_admin: bool = False
 
 
+class ResetOut(Wire):
+    email: str
+    expires_at: datetime
+
+
+class ResetIn(Wire):
+    token: str = Field(min_length=10, max_length=200)
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD_FIELD)
+
+
 class InviteOut(Wire):
     link: str
     email: str

@@ -15,6 +15,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.auth",
     "askdocs.server.routes.oidc",
     "askdocs.server.routes.invitations",
+    "askdocs.server.routes.reset",
     "askdocs.server.routes.orgs",
     "askdocs.server.routes.reader",
     "askdocs.server.routes.account_pages",

@@ -20,7 +20,7 @@ from askdocs.server.routes.web import page_headers, render
 from askdocs.server.signin import request_origin
 
 router = APIRouter(include_in_schema=False)
-TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin"}
+TITLES = {"sign-in": "Sign in", "invite": "Invitation", "reset": "New password", "admin": "Admin"}
 AFTER_SIGN_IN = "/assistant"
 
 
@@ -51,6 +51,11 @@ def sign_in_page(request: Request) -> HTMLResponse:
 @router.get("/invite/{token}")
 def invite_page(request: Request, token: str) -> HTMLResponse:
     return account_page(request, "invite")
+
+
+@router.get("/reset/{token}")
+def reset_page(request: Request, token: str) -> HTMLResponse:
+    return account_page(request, "reset")
 
 
 @router.get("/admin")

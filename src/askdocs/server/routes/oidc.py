@@ -8,7 +8,6 @@ short-lived HttpOnly cookie and redirects to the provider. ``callback`` checks i
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import time
 from urllib.parse import urlencode
@@ -17,7 +16,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from askdocs.auth.keys import signing_key
+from askdocs.auth.keys import derived_key
 from askdocs.auth.oidc import OidcClient
 from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, seal, unseal
 from askdocs.auth.redirects import safe_next
@@ -37,7 +36,7 @@ def client_of(settings: Settings) -> OidcClient:
 
 
 def state_key(settings: Settings) -> bytes:
-    return hmac.new(signing_key(settings).encode(), b"askdocs oidc state", hashlib.sha256).digest()
+    return derived_key(settings, "askdocs oidc state")
 
 
 def redirect_uri(settings: Settings, request: Request) -> str:

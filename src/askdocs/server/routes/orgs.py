@@ -153,6 +153,18 @@ async def create_user(accounts: AccountsDep, caller: Caller, body: UserCreateIn)
     return await anyio.to_thread.run_sync(run)
 
 
+@router.post("/users/{user_id}/reset-link", status_code=201)
+async def reset_link(
+    request: Request, accounts: AccountsDep, caller: Caller, user_id: str
+) -> InviteOut:
+    """A platform admin makes a one-time password-reset link for an account."""
+    _platform(caller)
+    new = await anyio.to_thread.run_sync(accounts.reset_link, user_id[:64], caller.user_id)
+    base = accounts.settings.auth.public_url or request_origin(request)
+    link, expires = new.link(base), new.invitation.expires_at
+    return InviteOut(link=link, email=new.invitation.email, expires_at=expires)
+
+
 @router.delete("/users/{user_id}/sessions", status_code=204)
 async def end_sessions(accounts: AccountsDep, caller: Caller, user_id: str) -> Response:
     """A platform admin ends every session and bearer token of an account at once."""

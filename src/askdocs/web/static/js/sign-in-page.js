@@ -5,7 +5,8 @@ import { el, field, input, request } from "./account-api.js";
 
 const MESSAGES = {
   invalid_credentials: "The email address or the password is wrong.",
-  sign_in_limited: "Too many attempts. Wait a few minutes and try again.",
+  sign_in_limited:
+    "Too many attempts. Wait a few minutes, or ask an administrator for a reset link.",
   oidc_domain_not_allowed: "Your email domain may not sign in here. Ask an administrator.",
   oidc_no_account: "There is no account for this email address. Ask for an invitation.",
   oidc_no_email: "The sign-on provider did not share a verified email address.",
