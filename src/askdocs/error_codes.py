@@ -138,6 +138,7 @@ CODES: tuple[ErrorCode, ...] = (
     _c("oidc_disabled", 404, "no OIDC provider is configured"),
     _c("oidc_unavailable", 503, "the OIDC provider cannot be reached"),
     _c("oidc_no_account", 401, "no account is linked to this OIDC identity"),
+    _c("oidc_not_linked", 401, "an account has this email but is not linked to this sign-on"),
     # single sign-on failures reach the browser as /sign-in?error=<code> (a 303 redirect)
     _c("oidc_state_mismatch", 401, "the sign-on callback's state is missing, altered or expired"),
     _c("oidc_refused", 401, "the OpenID provider answered with an error"),
@@ -321,6 +322,7 @@ PARTS: dict[str, tuple[str, ...]] = {
         "invalid_credentials",
         "invitation_sign_in_required",
         "oidc_no_account",
+        "oidc_not_linked",
         "admin_required",
         "forbidden",
         "user_not_found",

@@ -243,11 +243,21 @@ class OidcSettings(BaseModel):
     client_id: str | None = None
     client_secret: SecretStr | None = None
     allowed_email_domains: list[str] = Field(default_factory=list)  # "*" allows every domain
+    # domains this provider owns: an address there signs in without email_verified (never "*")
+    trusted_email_domains: list[str] = Field(default_factory=list)
     scopes: list[str] = Field(default_factory=lambda: ["openid", "email", "profile"])
     display_name: str = "single sign-on"  # the button reads "Sign in with <display_name>"
     create_users: bool = True  # first sign-in from an allowed domain creates the account
     timeout_seconds: float = Field(default=10.0, gt=0)
     state_ttl_seconds: int = Field(default=600, ge=60)  # from redirect to callback
+
+    @field_validator("trusted_email_domains")
+    @classmethod
+    def _named_domains(cls, value: list[str]) -> list[str]:
+        names = [d.strip().lower().lstrip("@") for d in value]
+        if any(not d or "*" in d for d in names):
+            raise ValueError("trusted_email_domains names domains; a wildcard trusts nothing")
+        return names
 
 
 class AuthSettings(BaseModel):

@@ -128,6 +128,17 @@ def invite(
     click.echo(new.link(base_url(obj.settings)))
 
 
+@users.command("link-sso")
+@click.option("--email", required=True, help="The existing account.")
+@click.pass_obj
+def link_sso(obj: CliContext, email: str) -> None:
+    """Let the account's next verified single sign-on (same email) link it to the provider."""
+    with accounts_of(obj) as accounts:
+        user = accounts.users.by_email(email)
+        accounts.oidc_links.allow(user.id)
+    click.echo(f"the next single sign-on as {user.email} links the account")
+
+
 @users.command("reset-link")
 @click.option("--email", required=True, help="The account whose password to reset.")
 @click.pass_obj

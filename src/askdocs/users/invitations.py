@@ -16,11 +16,11 @@ from typing import Literal
 
 from sqlalchemy import update
 
+from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.auth_models import InvitationRow
 from askdocs.db.models import utcnow
 from askdocs.errors import InvalidInput, NotFound
-from askdocs.users.service import normalise_email
 from askdocs.users.sessions import changed, token_hash
 from askdocs.users.types import ORG_ROLES, OrgRole
 

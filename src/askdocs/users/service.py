@@ -5,23 +5,13 @@ from __future__ import annotations
 from sqlalchemy import Select, select, update
 from sqlalchemy.exc import IntegrityError
 
+from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.auth_models import PasswordRow
 from askdocs.db.models import MembershipRow, OrganisationRow, UserRow, utcnow
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.passwords import check_policy, hash_password
 from askdocs.users.types import ORG_ROLES, Organisation, OrgRole, User
-
-MAX_EMAIL_CHARS = 320
-
-
-def normalise_email(email: str) -> str:
-    """Trimmed and lower-cased; must look like ``local@domain``."""
-    value = email.strip().lower()
-    local, at, domain = value.partition("@")
-    if not at or not local or not domain or len(value) > MAX_EMAIL_CHARS or " " in value:
-        raise InvalidInput(f"not an email address: {email!r}", code="invalid_email")
-    return value
 
 
 def _user(row: UserRow) -> User:

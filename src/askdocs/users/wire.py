@@ -74,7 +74,7 @@ class InvitationOut(Wire):
     role: OrgRole | None
     platform_admin: bool
     expires_at: datetime
-    account_exists: bool
+    for_you: bool  # the caller is signed in as the invited address (never: whether it exists)
 
 
 class AcceptIn(Wire):

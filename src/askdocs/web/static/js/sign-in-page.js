@@ -9,6 +9,8 @@ const MESSAGES = {
     "Too many attempts. Wait a few minutes, or ask an administrator for a reset link.",
   oidc_domain_not_allowed: "Your email domain may not sign in here. Ask an administrator.",
   oidc_no_account: "There is no account for this email address. Ask for an invitation.",
+  oidc_not_linked:
+    "Your account is not linked to single sign-on yet. Sign in with your password, or ask an administrator to link it.",
   oidc_no_email: "The sign-on provider did not share a verified email address.",
   oidc_state_mismatch: "The sign-on took too long or came from another browser. Try again.",
   oidc_refused: "The sign-on was cancelled or refused.",
