@@ -91,7 +91,7 @@ CODES: tuple[ErrorCode, ...] = (
     _c("limits_unavailable", 503, "the limits store cannot be reached (fails closed)"),
     _c("bot_check_failed", 403, "the bot-check token was missing or refused"),
     _c("bot_check_unavailable", 503, "the bot-check service cannot be reached"),
-    _c("bot_check_off", 404, "the Turnstile page is asked for without Turnstile configured"),
+    _c("bot_check_off", 404, "the Turnstile page or an ALTCHA challenge is asked for without it"),
     _c(
         "bot_check_required",
         403,

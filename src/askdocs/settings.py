@@ -227,13 +227,21 @@ class AdminSettings(BaseModel):
 
 
 class BotCheckSettings(BaseModel):
-    provider: Literal["off", "turnstile"] = "off"
+    """Ask AI's bot check (docs/deployment.md). ``auto``: Turnstile when its keys are set,
+    else ALTCHA when the server is reachable beyond loopback, else off."""
+
+    provider: Literal["auto", "off", "turnstile", "altcha"] = "auto"
     # The loud opt-out: serve Ask AI to non-loopback clients with no bot check at all.
     allow_public_ask_without_bot_check: bool = False
     secret: SecretStr | None = None
     site_key: str | None = None
     verify_url: str = "https://challenges.cloudflare.com/turnstile/v0/siteverify"
     timeout_seconds: float = 3.0
+    # ALTCHA proof of work: PBKDF2/SHA-256 iterations per try, and the counter to find is
+    # below altcha_max_number (the expected work is half of it times altcha_cost)
+    altcha_cost: int = Field(default=1000, ge=1, le=1_000_000)
+    altcha_max_number: int = Field(default=10_000, ge=1, le=10_000_000)
+    altcha_expire_seconds: int = Field(default=300, ge=10, le=3600)
 
 
 class OidcSettings(BaseModel):

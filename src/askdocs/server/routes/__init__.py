@@ -7,6 +7,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "askdocs.server.routes.ask",
     "askdocs.server.routes.ask_feedback",
     "askdocs.server.routes.turnstile",
+    "askdocs.server.routes.altcha",
     "askdocs.server.routes.assistant",
     "askdocs.server.routes.assistant_feedback",
     "askdocs.server.routes.admin",
