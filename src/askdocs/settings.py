@@ -279,10 +279,10 @@ class AuthSettings(BaseModel):
     cookie_secure: Literal["auto", "always", "never"] = "auto"  # auto: when served over HTTPS
     min_password_chars: int = Field(default=10, ge=8, le=128)
     sign_in_window_seconds: int = Field(default=900, ge=60)
-    # per window; from browsers without the account's device cookie, all of them together
+    # wrong passwords per window, from browsers without the account's device cookie, together
     sign_in_attempts_per_email: int = Field(default=10, ge=1)
     sign_in_attempts_per_visitor: int = Field(default=30, ge=1)  # per window, any account
-    sign_in_attempts_per_account_client: int = Field(default=5, ge=1)  # per window
+    sign_in_attempts_per_account_client: int = Field(default=5, ge=1)  # wrong ones, per window
     sign_in_attempts_per_device: int = Field(default=10, ge=1)  # per window, recognised browser
     device_cookie_days: int = Field(default=180, ge=1)  # how long a browser stays recognised
     invitation_ttl_seconds: int = Field(default=7 * 86400, ge=300)

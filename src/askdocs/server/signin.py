@@ -10,7 +10,8 @@ check (``checked_attempt``).
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
 
 import anyio
 from fastapi import Depends, Request, Response
@@ -18,7 +19,8 @@ from fastapi import Depends, Request, Response
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.device import DEVICE_COOKIE, DEVICE_PURPOSE, DeviceMark, recognised, seal
 from askdocs.auth.keys import derived_key
-from askdocs.guard.attempts import Attempt, count_attempt
+from askdocs.errors import AuthError
+from askdocs.guard.attempts import Attempt, count_attempt, count_failure
 from askdocs.guard.limiter import Limiter
 from askdocs.server.deps import AppDep, AssistantDep
 from askdocs.server.site_caller import has_credentials, site_caller
@@ -121,6 +123,7 @@ def clear_session_cookie(response: Response, request: Request, settings: Setting
     )
 
 
+T = TypeVar("T")
 DEVICE_PATH = "/api/v1/auth"  # the cookie goes to the sign-in routes only
 
 
@@ -145,6 +148,30 @@ async def checked_attempt(
     timeout = settings.ask.limits_timeout_seconds
     await count_attempt(limiter.store, settings.auth, attempt, int(time.time()), timeout)
     return device
+
+
+async def password_checked(
+    request: Request,
+    settings: Settings,
+    limiter: Limiter,
+    visitor: str,
+    email: str,
+    check: Callable[[], Awaitable[T]],
+) -> tuple[T, str | None]:
+    """Run the password ``check`` under the attempt limits (``askdocs.guard.attempts``): it
+    is counted and may be refused before it runs, and a wrong password from an
+    unrecognised browser counts against the account. The check's result and the
+    recognised device id."""
+    device = await checked_attempt(request, settings, limiter, visitor, email)
+    try:
+        return await check(), device
+    except AuthError as exc:
+        if exc.code == "invalid_credentials":
+            attempt = Attempt(email, visitor, device)
+            timeout = settings.ask.limits_timeout_seconds
+            now = int(time.time())
+            await count_failure(limiter.store, settings.auth, attempt, now, timeout)
+        raise
 
 
 def set_device_cookie(

@@ -19,9 +19,9 @@ from askdocs.server.deps import LimiterDep, VisitorDep
 from askdocs.server.signin import (
     AccountsDep,
     SignedInDep,
-    checked_attempt,
     clear_session_cookie,
     facts_of,
+    password_checked,
     set_device_cookie,
     set_session_cookie,
 )
@@ -72,9 +72,15 @@ async def sign_in(
 ) -> MeOut:
     check_origin(facts_of(request))
     settings = accounts.settings
-    device = await checked_attempt(request, settings, limiter, visitor, body.email)
     agent = request.headers.get("user-agent", "")
-    user, new = await anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent)
+    (user, new), device = await password_checked(
+        request,
+        settings,
+        limiter,
+        visitor,
+        body.email,
+        lambda: anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent),
+    )
     set_session_cookie(response, request, settings, new.token)
     set_device_cookie(response, request, settings, user.email, device)
     response.headers["Cache-Control"] = "no-store"
@@ -154,10 +160,17 @@ async def change_password(
     """Change your password; every session and bearer token ends, this session is replaced
     by a new one. The current password is checked under the sign-in limits."""
     user = signed_in.principal.user
-    await checked_attempt(request, accounts.settings, limiter, visitor, user.email)
+
+    async def check() -> User:
+        return await anyio.to_thread.run_sync(
+            accounts.check_password, user.email, body.current_password
+        )
+
     try:
-        await anyio.to_thread.run_sync(accounts.check_password, user.email, body.current_password)
+        await password_checked(request, accounts.settings, limiter, visitor, user.email, check)
     except AuthError as exc:
+        if exc.code != "invalid_credentials":
+            raise
         raise AuthError("the current password is wrong", code="invalid_credentials") from exc
     await anyio.to_thread.run_sync(accounts.set_password, user.id, body.new_password)
     response = Response(status_code=204)
