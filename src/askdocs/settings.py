@@ -227,13 +227,21 @@ class AdminSettings(BaseModel):
 
 
 class BotCheckSettings(BaseModel):
-    provider: Literal["off", "turnstile"] = "off"
+    """Ask AI's bot check (docs/deployment.md). ``auto``: Turnstile when its keys are set,
+    else ALTCHA when the server is reachable beyond loopback, else off."""
+
+    provider: Literal["auto", "off", "turnstile", "altcha"] = "auto"
     # The loud opt-out: serve Ask AI to non-loopback clients with no bot check at all.
     allow_public_ask_without_bot_check: bool = False
     secret: SecretStr | None = None
     site_key: str | None = None
     verify_url: str = "https://challenges.cloudflare.com/turnstile/v0/siteverify"
     timeout_seconds: float = 3.0
+    # ALTCHA proof of work: PBKDF2/SHA-256 iterations per try, and the counter to find is
+    # below altcha_max_number (the expected work is half of it times altcha_cost)
+    altcha_cost: int = Field(default=1000, ge=1, le=1_000_000)
+    altcha_max_number: int = Field(default=10_000, ge=1, le=10_000_000)
+    altcha_expire_seconds: int = Field(default=300, ge=10, le=3600)
 
 
 class OidcSettings(BaseModel):
@@ -243,11 +251,21 @@ class OidcSettings(BaseModel):
     client_id: str | None = None
     client_secret: SecretStr | None = None
     allowed_email_domains: list[str] = Field(default_factory=list)  # "*" allows every domain
+    # domains this provider owns: an address there signs in without email_verified (never "*")
+    trusted_email_domains: list[str] = Field(default_factory=list)
     scopes: list[str] = Field(default_factory=lambda: ["openid", "email", "profile"])
     display_name: str = "single sign-on"  # the button reads "Sign in with <display_name>"
     create_users: bool = True  # first sign-in from an allowed domain creates the account
     timeout_seconds: float = Field(default=10.0, gt=0)
     state_ttl_seconds: int = Field(default=600, ge=60)  # from redirect to callback
+
+    @field_validator("trusted_email_domains")
+    @classmethod
+    def _named_domains(cls, value: list[str]) -> list[str]:
+        names = [d.strip().lower().lstrip("@") for d in value]
+        if any(not d or "*" in d for d in names):
+            raise ValueError("trusted_email_domains names domains; a wildcard trusts nothing")
+        return names
 
 
 class AuthSettings(BaseModel):
@@ -261,9 +279,14 @@ class AuthSettings(BaseModel):
     cookie_secure: Literal["auto", "always", "never"] = "auto"  # auto: when served over HTTPS
     min_password_chars: int = Field(default=10, ge=8, le=128)
     sign_in_window_seconds: int = Field(default=900, ge=60)
-    sign_in_attempts_per_email: int = Field(default=10, ge=1)  # per window
-    sign_in_attempts_per_visitor: int = Field(default=30, ge=1)  # per window
+    # wrong passwords per window, from browsers without the account's device cookie, together
+    sign_in_attempts_per_email: int = Field(default=10, ge=1)
+    sign_in_attempts_per_visitor: int = Field(default=30, ge=1)  # per window, any account
+    sign_in_attempts_per_account_client: int = Field(default=5, ge=1)  # wrong ones, per window
+    sign_in_attempts_per_device: int = Field(default=10, ge=1)  # per window, recognised browser
+    device_cookie_days: int = Field(default=180, ge=1)  # how long a browser stays recognised
     invitation_ttl_seconds: int = Field(default=7 * 86400, ge=300)
+    reset_link_ttl_seconds: int = Field(default=3600, ge=300)  # a password-reset link
     public_url: str | None = None  # invitation links; unset: the request's own base URL
     oidc: OidcSettings = Field(default_factory=OidcSettings)
 

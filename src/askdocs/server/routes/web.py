@@ -177,7 +177,7 @@ def _page(
         "siteName": site.name or site.id,
         "locales": list(settings.corpus.locales),
         "defaultLocale": site.default_locale,
-        "botCheck": settings.bot_check.provider,
+        "botCheck": app_of(request).bot_check.name,
         "askEnabled": site.ask_enabled,
     }
     page = render(template, config, site.name or site.id)
