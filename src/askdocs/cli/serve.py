@@ -9,14 +9,20 @@ Ask AI answer at once, then embeds the vectors and switches to hybrid search.
 from __future__ import annotations
 
 import socket
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.cli.serve_progress import IndexWatch, watch
 from askdocs.listen import listen as bind_listening
 from askdocs.listen import url_host as _url_host
 from askdocs.settings import Settings
+
+if TYPE_CHECKING:
+    from askdocs.app import App
 
 
 @click.command()
@@ -74,7 +80,19 @@ def serve(
         proxy_headers=False,
         server_header=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    progress = _watch(app.state.askdocs, obj) if settings.server.index_in_background else None
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+def _watch(app: App, obj: CliContext) -> IndexWatch | None:
+    """Each site's indexing on stderr while serving: live on a terminal, else log records."""
+    if obj.verbosity < 0:
+        return None
+    return watch(app.core.index_states, terminal=sys.stderr.isatty())
 
 
 def listen(host: str, port: int) -> socket.socket:
