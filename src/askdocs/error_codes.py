@@ -181,6 +181,7 @@ CODES: tuple[ErrorCode, ...] = (
     # -- command line and MCP only --------------------------------------------------------
     _c("not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"),
     _c("port_unavailable", 500, "askdocs serve cannot bind its port", "cli"),
+    _c("host_unavailable", 500, "askdocs serve's address is not one of this machine's", "cli"),
     _c("index_failed", 503, "MCP local mode's background index failed", "mcp"),
     _c("section_not_found", 404, "no such section in the page", "mcp"),
     _c("proposal_unknown", 400, "no pending proposal with that id", "mcp"),

@@ -76,7 +76,7 @@ def create_user(
 @users.command("list")
 @click.pass_obj
 def list_users(obj: CliContext) -> None:
-    """One line per user: id, email, and ``platform-admin`` when it is one."""
+    """One line per user: id, email, and "platform-admin" when it is one."""
     with accounts_of(obj) as accounts:
         for user in accounts.users.all():
             flag = "\tplatform-admin" if user.platform_admin else ""
