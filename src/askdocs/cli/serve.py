@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from askdocs.cli.context import CliContext
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError
 from askdocs.settings import Settings
 
@@ -89,7 +90,7 @@ def listen(host: str, port: int) -> socket.socket:
         raise ConfigError(
             f"cannot listen on {_url_host(host)}:{port}: {exc.strerror}; "
             "choose another port with --port or ASKDOCS_SERVER__PORT",
-            code="port_unavailable",
+            code=ErrorCode.PORT_UNAVAILABLE,
         ) from exc
     return sock
 

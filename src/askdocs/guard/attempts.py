@@ -10,6 +10,7 @@ import hashlib
 
 import anyio
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import RateLimited, ServiceUnavailable
 from askdocs.guard.limits import Counter, RateLimitStore, retry_after
 from askdocs.settings import AuthSettings
@@ -25,14 +26,14 @@ def attempt_counters(auth: AuthSettings, email: str, visitor: str, now: int) -> 
             f"signin:email:{digest}:{slot}",
             auth.sign_in_attempts_per_email,
             ends,
-            "sign_in_limited",
+            ErrorCode.SIGN_IN_LIMITED,
             what,
         ),
         Counter(
             f"signin:visitor:{visitor}:{slot}",
             auth.sign_in_attempts_per_visitor,
             ends,
-            "sign_in_limited",
+            ErrorCode.SIGN_IN_LIMITED,
             what,
         ),
     ]
@@ -49,7 +50,7 @@ async def count_attempt(
     except Exception:
         raise ServiceUnavailable(
             "sign-in is unavailable right now: its attempt limits cannot be checked",
-            code="limits_unavailable",
+            code=ErrorCode.LIMITS_UNAVAILABLE,
         ) from None
     if consumed.blocked is not None:
         counter = counters[consumed.blocked]

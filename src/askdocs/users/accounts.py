@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from askdocs.db import Database
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, InvalidInput
 from askdocs.settings import Settings
 from askdocs.users import passwords
@@ -21,7 +22,9 @@ from askdocs.users.types import User
 
 
 def invalid_credentials() -> AuthError:
-    return AuthError("the email address or the password is wrong", code="invalid_credentials")
+    return AuthError(
+        "the email address or the password is wrong", code=ErrorCode.INVALID_CREDENTIALS
+    )
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,9 @@ class Accounts:
         if user is not None:
             return user
         if not self.settings.auth.oidc.create_users:
-            raise AuthError("there is no account for this email address", code="oidc_no_account")
+            raise AuthError(
+                "there is no account for this email address", code=ErrorCode.OIDC_NO_ACCOUNT
+            )
         return self.users.create_user(email, name)
 
     def set_password(self, user_id: str, password: str) -> None:
@@ -79,10 +84,10 @@ class Accounts:
         if existing is not None and (signed_in is None or signed_in.id != existing.id):
             raise AuthError(
                 f"sign in as {invitation.email} first, then open the link again",
-                code="invitation_sign_in_required",
+                code=ErrorCode.INVITATION_SIGN_IN_REQUIRED,
             )
         if existing is None and not password:
-            raise InvalidInput("choose a password", code="weak_password")
+            raise InvalidInput("choose a password", code=ErrorCode.WEAK_PASSWORD)
         if existing is None:
             passwords.check_policy(password or "", self.settings.auth.min_password_chars)
         user = existing or self.users.create_user(invitation.email, name)

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from askdocs.db import Database
 from askdocs.db.auth_models import InvitationRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.service import normalise_email
 from askdocs.users.sessions import changed, token_hash
@@ -53,7 +54,8 @@ def _invitation(row: InvitationRow) -> Invitation:
 
 def invalid_invitation() -> NotFound:
     return NotFound(
-        "this invitation link is not valid (used, expired or unknown)", code="invitation_invalid"
+        "this invitation link is not valid (used, expired or unknown)",
+        code=ErrorCode.INVITATION_INVALID,
     )
 
 
@@ -72,7 +74,9 @@ class Invitations:
         created_by: str | None = None,
     ) -> NewInvitation:
         if (organisation_id is None) != (role is None):
-            raise InvalidInput("an organisation and a role go together", code="invalid_role")
+            raise InvalidInput(
+                "an organisation and a role go together", code=ErrorCode.INVALID_ROLE
+            )
         token, now = secrets.token_urlsafe(32), utcnow()
         row = InvitationRow(
             token_hash=token_hash(token),

@@ -15,6 +15,7 @@ import time
 import anyio
 from fastapi import APIRouter, Request, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound
 from askdocs.guard.attempts import count_attempt
 from askdocs.server.deps import LimiterDep, VisitorDep
@@ -138,7 +139,7 @@ async def revoke_session(
     user_id = signed_in.principal.user_id
     revoked = await anyio.to_thread.run_sync(accounts.sessions.revoke, session_id[:64], user_id)
     if not revoked:
-        raise NotFound("no such session", code="session_not_found")
+        raise NotFound("no such session", code=ErrorCode.SESSION_NOT_FOUND)
     return Response(status_code=204)
 
 
@@ -151,7 +152,9 @@ async def change_password(
     try:
         await anyio.to_thread.run_sync(accounts.check_password, user.email, body.current_password)
     except AuthError as exc:
-        raise AuthError("the current password is wrong", code="invalid_credentials") from exc
+        raise AuthError(
+            "the current password is wrong", code=ErrorCode.INVALID_CREDENTIALS
+        ) from exc
     await anyio.to_thread.run_sync(accounts.set_password, user.id, body.new_password)
     response = Response(status_code=204)
     if signed_in.session is not None:

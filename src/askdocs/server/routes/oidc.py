@@ -20,6 +20,7 @@ from fastapi.responses import RedirectResponse
 from askdocs.auth.keys import signing_key
 from askdocs.auth.oidc import OidcClient
 from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, safe_next, seal, unseal
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
 from askdocs.server.signin import AccountsDep, cookie_secure, request_origin, set_session_cookie
 from askdocs.settings import Settings
@@ -31,7 +32,7 @@ SIGN_IN_PAGE = "/sign-in"
 
 def client_of(settings: Settings) -> OidcClient:
     if not settings.auth.oidc.issuer:
-        raise NotFound("single sign-on is not configured", code="oidc_disabled")
+        raise NotFound("single sign-on is not configured", code=ErrorCode.OIDC_DISABLED)
     return OidcClient(settings.auth.oidc)
 
 
@@ -43,7 +44,7 @@ def redirect_uri(settings: Settings, request: Request) -> str:
     return (settings.auth.public_url or request_origin(request)).rstrip("/") + CALLBACK
 
 
-def failed(code: str) -> RedirectResponse:
+def failed(code: ErrorCode) -> RedirectResponse:
     response = RedirectResponse(SIGN_IN_PAGE + "?" + urlencode({"error": code}), 303)
     response.delete_cookie(STATE_COOKIE, path="/api/v1/auth/oidc")
     return response
@@ -83,9 +84,9 @@ async def callback(
     client = client_of(settings)
     flow = unseal(state_key(settings), request.cookies.get(STATE_COOKIE), int(time.time()))
     if flow is None or not state or not hmac.compare_digest(state, flow.state):
-        return failed("oidc_state_mismatch")
+        return failed(ErrorCode.OIDC_STATE_MISMATCH)
     if error or not code:
-        return failed("oidc_refused")
+        return failed(ErrorCode.OIDC_REFUSED)
     try:
         identity = await client.finish(flow, code[:2000], redirect_uri(settings, request))
         user = await anyio.to_thread.run_sync(accounts.oidc_user, identity.email, identity.name)
