@@ -5,7 +5,9 @@ tokens carry ``isAdmin`` too, an alias of ``platformAdmin`` (seed 002: "isAdmin 
 emitted as an alias of platformAdmin"); verifying accepts tokens with or without either
 (``platformAdmin`` wins when both are present; neither is a non-admin) and with or without
 ``email`` (tokens minted before it existed keep working). Authority is always re-read from
-the database by the caller; a token alone never grants it.
+the database by the caller; a token alone never grants it. ``tokenVersion`` (absent: 0) is
+the account's token version when the token was minted; the caller compares it with the
+account's now (``users.principal.resolve``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 import jwt as pyjwt
 
 from askdocs.auth.keys import signing_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.settings import Settings
 
@@ -35,6 +38,7 @@ class Claims:
     platform_admin: bool
     issued_at: int
     expires_at: int
+    token_version: int = 0
 
 
 def mint(
@@ -47,6 +51,7 @@ def mint(
     org_role: str | None = None,
     platform_admin: bool = False,
     now: int | None = None,
+    token_version: int = 0,
 ) -> str:
     issued = int(time.time()) if now is None else now
     ttl = ttl_seconds or settings.auth.default_token_ttl_seconds
@@ -58,6 +63,7 @@ def mint(
         "aud": settings.auth.jwt_audience,
         "platformAdmin": platform_admin,
         "isAdmin": platform_admin,
+        "tokenVersion": token_version,
     }
     if email is not None:
         claims["email"] = email
@@ -81,16 +87,18 @@ def verify(token: str, settings: Settings) -> Claims:
             options={"require": list(REQUIRED_CLAIMS)},
         )
     except pyjwt.ExpiredSignatureError as exc:
-        raise AuthError("token expired", code="token_expired") from exc
+        raise AuthError("token expired", code=ErrorCode.TOKEN_EXPIRED) from exc
     except pyjwt.PyJWTError as exc:
-        raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
+        raise AuthError(f"invalid token: {exc}", code=ErrorCode.INVALID_TOKEN) from exc
     return _claims(data)
 
 
 def _claims(data: dict[str, object]) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
-        raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
+        raise AuthError(
+            "invalid token: sub must be a non-empty string", code=ErrorCode.INVALID_TOKEN
+        )
     admin = data.get("platformAdmin", data.get("isAdmin", False))
     org, role, email = data.get("org"), data.get("orgRole"), data.get("email")
     return Claims(
@@ -101,7 +109,17 @@ def _claims(data: dict[str, object]) -> Claims:
         platform_admin=admin is True,
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
+        token_version=_version(data),
     )
+
+
+def _version(data: dict[str, object]) -> int:
+    value = data.get("tokenVersion", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AuthError(
+            "invalid token: tokenVersion must be a whole number", code=ErrorCode.INVALID_TOKEN
+        )
+    return value
 
 
 def _numeric_date(data: dict[str, object], name: str) -> int:
@@ -109,5 +127,5 @@ def _numeric_date(data: dict[str, object], name: str) -> int:
     boolean or a non-finite number is an invalid token, never a 500."""
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise AuthError(f"invalid token: {name} must be a number", code="invalid_token")
+        raise AuthError(f"invalid token: {name} must be a number", code=ErrorCode.INVALID_TOKEN)
     return math.floor(value)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from askdocs.blocking import BlockingPool
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import (
     AskDocsError,
     DeadlineExceeded,
@@ -118,7 +119,7 @@ def concurrency_refusal(limit: int) -> RateLimited:
     return RateLimited(
         f"this account already runs {limit} searches at once; retry when one has finished",
         retry_after=1,
-        code="search_concurrency_limit",
+        code=ErrorCode.SEARCH_CONCURRENCY_LIMIT,
     )
 
 
@@ -129,7 +130,7 @@ def spend_counter(account: str, limit: int, now: int) -> LimitCounter:
         f"day:{day}:search:{account}",
         limit,
         reset,
-        "search_budget_exceeded",
+        ErrorCode.SEARCH_BUDGET_EXCEEDED,
         f"this account has spent its daily search budget ({limit} searches)",
     )
 
@@ -182,7 +183,7 @@ class SearchExecution:
         except ServiceUnavailable as exc:
             raise ServiceUnavailable(
                 "search is unavailable right now: its budget cannot be checked",
-                code="limits_unavailable",
+                code=ErrorCode.LIMITS_UNAVAILABLE,
             ) from exc
 
     def _stoppable(self, work: SearchWork, stop: StopToken) -> Callable[[], SearchResult]:

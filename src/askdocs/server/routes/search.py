@@ -5,6 +5,7 @@ The site is resolved first (``404 site_not_found``); then the search runs throug
 (``429 search_concurrency_limit``) and spend budget (``429 search_budget_exceeded``) before
 any work, a deadline on the whole search (``503 search_timeout``), and a caller that
 disconnects stops the work (``499 client_closed_request``, in the log and the metrics).
+A keyword-only answer says how far the vectors are (``indexing``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from fastapi.responses import JSONResponse
 
 from askdocs.answer.flow import interactive
 from askdocs.corpus.groups import GROUP_PATTERN
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.search.execution import until_disconnected
 from askdocs.search.query import MAX_QUERY_CHARS
 from askdocs.search.stop import StopToken
 from askdocs.server.deps import (
+    AppDep,
     CatalogDep,
     EngineDep,
     ExecutionDep,
@@ -29,7 +32,7 @@ from askdocs.server.deps import (
     VisitorDep,
     public_site,
 )
-from askdocs.server.schemas import ErrorBody, SearchResponse
+from askdocs.server.schemas import ErrorBody, IndexingOut, SearchResponse
 from askdocs.server.signin import SiteCallerDep
 from askdocs.sites import SiteCaller
 from askdocs.types import Audience, SearchResult
@@ -44,6 +47,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 @router.get("/api/search", response_model=SearchResponse, responses=_ERRORS)
 async def search(
     request: Request,
+    app: AppDep,
     engine: EngineDep,
     catalog: CatalogDep,
     execution: ExecutionDep,
@@ -58,7 +62,9 @@ async def search(
     group: Annotated[str | None, Query(max_length=63, pattern=GROUP_PATTERN)] = None,
 ) -> JSONResponse:
     if "\x00" in q or not q.strip():
-        raise InvalidInput("q must be non-empty text without NUL characters", code="invalid_query")
+        raise InvalidInput(
+            "q must be non-empty text without NUL characters", code=ErrorCode.INVALID_QUERY
+        )
     chosen = public_site(catalog, host, site, caller)
     run = partial(
         engine.search,
@@ -75,7 +81,10 @@ async def search(
 
     gone = partial(until_disconnected, request.receive)
     result = await execution.run(account_of(caller, visitor), engine.query_is_paid, work, gone)
-    body = SearchResponse.of(q, chosen.id, result)
+    indexing = None
+    if result.mode == "keyword":  # say how far the vectors are (the banner's numbers)
+        indexing = IndexingOut.of(await app.pool.run(partial(app.core.index_state, chosen.id)))
+    body = SearchResponse.of(q, chosen.id, result, indexing)
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
 
 

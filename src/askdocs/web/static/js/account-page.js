@@ -1,8 +1,10 @@
-// One entry for /sign-in, /invite/<token>, /account and /admin (the page kind is in the config).
+// One entry for /sign-in, /invite/<token>, /reset/<token>, /account and /admin (the page
+// kind is in the config).
 import { Session } from "./account-api.js";
 import { mountAccount } from "./account-self.js";
 import { mountAdmin } from "./admin-page.js";
 import { mountInvite } from "./invite-page.js";
+import { mountReset } from "./reset-page.js";
 import { mountSignIn } from "./sign-in-page.js";
 
 const config = JSON.parse(document.querySelector('meta[name="askdocs-config"]').content);
@@ -23,9 +25,12 @@ function showSignedIn(session) {
 }
 
 async function main() {
-  section.textContent = { "sign-in": "Sign in", invite: "Invitation", admin: "Admin", account: "Account" }[config.page] || "";
+  section.textContent = {
+    "sign-in": "Sign in", invite: "Invitation", reset: "New password", admin: "Admin", account: "Account",
+  }[config.page] || "";
   if (config.page === "sign-in") mountSignIn(root, config);
   else if (config.page === "invite") await mountInvite(root);
+  else if (config.page === "reset") await mountReset(root);
   else {
     const session = await Session.current();
     if (!session) {
