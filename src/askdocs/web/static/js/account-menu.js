@@ -33,9 +33,9 @@ function menuFor(session, button, close) {
   if (user.displayName && user.email) menu.append(el("p", "account-menu-email", user.email));
   const go = (path) => () => window.location.assign(path);
   menu.append(
-    item("Your account", go("/account")),
     item("Assistant", go("/assistant")),
     item("Admin area", go("/admin")),
+    item("Your account", go("/account")),
     item("Sign out", async () => {
       close();
       button.disabled = true;
