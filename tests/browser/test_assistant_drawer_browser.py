@@ -334,6 +334,12 @@ def test_a_turn_still_running_after_a_reload_offers_check_again(
     shot(page, artifacts, "drawer-checked-again")
 
 
+def turn_ended(page: Page) -> None:
+    """The turn's last frames are in (Send is back): under load the answer's text shows
+    while they are still on their way, and a message sent then is refused as busy."""
+    expect(page.locator("#assistant-drawer #composer-send")).to_have_text("Send")
+
+
 def _stored_proposal(page: Page, reader: Reader) -> str:
     """A proposal stored for the signed-in person (as an MCP client's would be); its id."""
     session = page.request.get(f"{reader.url}/api/v1/auth/session").json()
@@ -377,6 +383,7 @@ def test_the_drawer_is_on_every_signed_in_page(
     page.fill("#composer-input", f"What can I do on this page ({name})?")
     page.keyboard.press("Enter")
     expect(drawer.locator(".answer-text").last).to_have_text(f"Answered on {name}.")
+    turn_ended(page)
     body = sent[-1].post_data_json
     assert body is not None
     assert body["pageContext"]["path"] == path
@@ -403,6 +410,7 @@ def test_open_with_a_prompt_and_extra_context(page: Page, reader: Reader) -> Non
     )
     drawer = page.locator("#assistant-drawer")
     expect(drawer.locator(".answer-text").last).to_have_text("Backups are the first gap.")
+    turn_ended(page)
     body = sent[-1].post_data_json
     assert body is not None
     assert body["pageContext"]["extra"] == extra
@@ -411,6 +419,7 @@ def test_open_with_a_prompt_and_extra_context(page: Page, reader: Reader) -> Non
     page.fill("#composer-input", "And then?")
     page.keyboard.press("Enter")
     expect(drawer.locator(".answer-text").last).to_have_text("Seed form.")
+    turn_ended(page)
     follow = sent[-1].post_data_json
     assert follow is not None
     assert "extra" not in follow["pageContext"]
@@ -436,6 +445,7 @@ def test_a_waiting_conversation_shows_the_hint_and_the_badges(
     page.keyboard.press("Enter")
     drawer = page.locator("#assistant-drawer")
     expect(drawer.locator(".turn-answer").last).to_contain_text("could not answer")
+    turn_ended(page)
     page.reload()
     page.click("#assistant-open")
     hint = drawer.locator("#waiting-hint")
