@@ -21,6 +21,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from askdocs.auth.jwt import mint
 from askdocs.errors import Cancelled, DeadlineExceeded, RateLimited
 from askdocs.guard.visitor import visitor_id
 from askdocs.search.execution import AccountSlots
@@ -30,6 +31,7 @@ from askdocs.server.routes.metrics import exposition
 from askdocs.service import AskDocs
 from askdocs.settings import load_settings
 from askdocs.sites import folder_site
+from askdocs.users import UserService
 from tests.assistant.scripted import EmbeddingServer, embedding_server
 from tests.search.fixtures import write_docs
 
@@ -307,3 +309,24 @@ async def _asgi_get(
             sent(message)
 
     await app(scope, receive, send)
+
+
+async def test_the_metrics_are_for_platform_admins_only(served: Served) -> None:
+    db = served.app.state.askdocs.stored().db
+    settings = served.app.state.askdocs.settings
+    admin = UserService(db).create_user("admin@x.io", platform_admin=True)
+    member = UserService(db).create_user("member@x.io")
+    async with served.client() as http:
+        await http.get("/api/search", params={"q": QUESTION})
+        anonymous = await http.get("/api/v1/metrics")
+        refused = await http.get(
+            "/api/v1/metrics", headers={"Authorization": f"Bearer {mint(settings, member.id)}"}
+        )
+        shown = await http.get(
+            "/api/v1/metrics", headers={"Authorization": f"Bearer {mint(settings, admin.id)}"}
+        )
+    assert anonymous.status_code == 401
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "admin_required")
+    assert shown.status_code == 200
+    assert shown.headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert 'askdocs_search_requests_total{status="200"} 1' in shown.text
