@@ -14,6 +14,7 @@ from fastapi import Depends, Request, Response
 
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.server.deps import AppDep, AssistantDep
+from askdocs.server.origin import allowed_origins, is_https
 from askdocs.server.site_caller import has_credentials, site_caller
 from askdocs.settings import Settings
 from askdocs.sites import VISITOR, SiteCaller
@@ -35,17 +36,12 @@ async def get_accounts(runtime: Runtime) -> Accounts:
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 
 
-def request_origin(request: Request) -> str:
-    host = request.headers.get("host") or request.url.netloc
-    return f"{request.url.scheme}://{host}"
-
-
 def facts_of(request: Request) -> RequestFacts:
     return RequestFacts(
         method=request.method,
         headers=request.headers,
         cookies=request.cookies,
-        origin=request_origin(request),
+        origins=allowed_origins(request),
     )
 
 
@@ -86,8 +82,10 @@ SiteCallerDep = Annotated[SiteCaller, Depends(get_site_caller)]
 
 
 def cookie_secure(settings: Settings, request: Request) -> bool:
+    """``auto``: when the visitor's connection is https (directly, as a trusted proxy says,
+    or for ``server.public_url``'s host when that is https)."""
     mode = settings.auth.cookie_secure
-    return mode == "always" or (mode == "auto" and request.url.scheme == "https")
+    return mode == "always" or (mode == "auto" and is_https(request))
 
 
 def set_session_cookie(

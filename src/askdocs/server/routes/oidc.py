@@ -21,7 +21,8 @@ from askdocs.auth.keys import signing_key
 from askdocs.auth.oidc import OidcClient
 from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, safe_next, seal, unseal
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
-from askdocs.server.signin import AccountsDep, cookie_secure, request_origin, set_session_cookie
+from askdocs.server.origin import public_origin
+from askdocs.server.signin import AccountsDep, cookie_secure, set_session_cookie
 from askdocs.settings import Settings
 
 router = APIRouter(prefix="/api/v1/auth/oidc", tags=["auth"])
@@ -39,8 +40,9 @@ def state_key(settings: Settings) -> bytes:
     return hmac.new(signing_key(settings).encode(), b"askdocs oidc state", hashlib.sha256).digest()
 
 
-def redirect_uri(settings: Settings, request: Request) -> str:
-    return (settings.auth.public_url or request_origin(request)).rstrip("/") + CALLBACK
+def redirect_uri(request: Request) -> str:
+    """``server.public_url`` (else this request's origin) + the callback path."""
+    return public_origin(request) + CALLBACK
 
 
 def failed(code: str) -> RedirectResponse:
@@ -56,7 +58,7 @@ async def start(
     settings = accounts.settings
     client = client_of(settings)
     flow = FlowState.fresh(safe_next(next), int(time.time()) + settings.auth.oidc.state_ttl_seconds)
-    url = await client.authorization_url(flow, redirect_uri(settings, request))
+    url = await client.authorization_url(flow, redirect_uri(request))
     response = RedirectResponse(url, 303)
     response.set_cookie(
         STATE_COOKIE,
@@ -87,7 +89,7 @@ async def callback(
     if error or not code:
         return failed("oidc_refused")
     try:
-        identity = await client.finish(flow, code[:2000], redirect_uri(settings, request))
+        identity = await client.finish(flow, code[:2000], redirect_uri(request))
         user = await anyio.to_thread.run_sync(accounts.oidc_user, identity.email, identity.name)
     except (AuthError, ServiceUnavailable) as exc:
         return failed(exc.code)

@@ -12,7 +12,8 @@ import anyio
 from fastapi import APIRouter, Request, Response
 
 from askdocs.admin.authority import refusal
-from askdocs.server.signin import AccountsDep, Caller, request_origin
+from askdocs.server.origin import public_origin
+from askdocs.server.signin import AccountsDep, Caller
 from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import OrgDirectory
 from askdocs.users.ownership import owns_configured_sites
@@ -118,7 +119,7 @@ async def invite(
             platform_admin=body.platform_admin,
             created_by=caller.user_id,
         )
-        base = accounts.settings.auth.public_url or request_origin(request)
+        base = public_origin(request)
         return InviteOut(
             link=new.link(base), email=new.invitation.email, expires_at=new.invitation.expires_at
         )
