@@ -68,6 +68,16 @@ class Limiter:
         limits = (ask.daily_visitor_limit, ask.daily_site_limit, ask.daily_global_limit)
         return daily_counters(visitor, site, limits, now)
 
+    async def available(self) -> bool:
+        """Whether the store answers a ping within the timeout (``/readyz``)."""
+        try:
+            with anyio.fail_after(self._ask.limits_timeout_seconds):
+                await self.store.ping()
+        except Exception as exc:
+            log.warning("limits store %s unavailable: %s", self.store.name, type(exc).__name__)
+            return False
+        return True
+
     async def close(self) -> None:
         await self.store.close()
 

@@ -57,6 +57,10 @@ class RateLimitStore(Protocol):
         """The counters' current values (fixed windows), counting nothing."""
         ...
 
+    async def ping(self) -> None:
+        """Return when the store answers; raise when it does not (readiness)."""
+        ...
+
     async def close(self) -> None: ...
 
 

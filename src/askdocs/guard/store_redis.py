@@ -74,5 +74,8 @@ class RedisLimitsStore:
         values: list[Any] = await self._client.mget([PREFIX + c.key for c in counters])
         return tuple(int(v or 0) for v in values)
 
+    async def ping(self) -> None:
+        await self._client.ping()
+
     async def close(self) -> None:
         await self._client.aclose()

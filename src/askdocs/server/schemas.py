@@ -6,7 +6,7 @@ names is read from it attribute by attribute (``Out.of``), nested values include
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -97,10 +97,19 @@ class SiteStatusOut(Out):
     error: str | None = None
     empty: bool = False
     bad_files: list[BadFileOut] = []
+    holds_readiness: bool = True  # False: an organisation's site, never the service's state
+
+
+class ReadyChecks(BaseModel):
+    """The service's own dependencies, each ``ok`` or ``unavailable``."""
+
+    database: Literal["ok", "unavailable"]
+    limits: Literal["ok", "unavailable"]
 
 
 class ReadyResponse(BaseModel):
     ready: bool
+    checks: ReadyChecks
     sites: list[SiteStatusOut]
     model_loading: bool = False  # the embedding model is still loading after start
 
