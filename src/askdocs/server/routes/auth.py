@@ -72,7 +72,7 @@ async def sign_in(
 ) -> MeOut:
     check_origin(facts_of(request))
     auth = accounts.settings.auth
-    timeout = accounts.settings.ask.limits_timeout_seconds
+    timeout = limiter.guard_seconds  # the store keeps its own bound (guard.limiter)
     await count_attempt(limiter.store, auth, body.email, visitor, int(time.time()), timeout)
     agent = request.headers.get("user-agent", "")
     user, new = await anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent)
