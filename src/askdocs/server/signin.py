@@ -15,6 +15,7 @@ from fastapi import Depends, Request, Response
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.server.deps import AppDep, AssistantDep
 from askdocs.server.origin import allowed_origins, is_https
+from askdocs.server.origin import request_origin as request_origin  # its old home (re-export)
 from askdocs.server.site_caller import has_credentials, site_caller
 from askdocs.settings import Settings
 from askdocs.sites import VISITOR, SiteCaller
