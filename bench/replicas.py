@@ -223,6 +223,21 @@ def _seen(replica: Replica, site: str, since: float, wait: float) -> float | Non
     return None
 
 
+def settled(replica: Replica, embedding: str, timeout: float = 1800.0) -> None:
+    """Wait until the replica's index is complete (vectors too with a model: a replica is
+    ready on its keyword-only index, then embeds in the background, which would count)."""
+    wanted = "hybrid" if embedding != "none" else "keyword"
+    deadline = time.monotonic() + timeout
+    with httpx.Client(base_url=replica.url, headers={"Host": HOST}, timeout=60) as http:
+        while time.monotonic() < deadline:
+            [status] = http.get("/readyz", params={"site": SITE}).json()["sites"]
+            mode = http.get("/api/search", params={"q": QUESTIONS[0]}).json().get("mode")
+            if status["ready"] and not status["building"] and mode == wanted:
+                return
+            time.sleep(1.0)
+    raise SystemExit(f"{replica.name}: the index was not complete within {timeout} s")
+
+
 def bench_site(docs: Path) -> str:
     site = f'[[sites]]\nid = "{SITE}"\nname = "Bench"\nhostnames = ["{HOST}"]\n'
     return f'\n{site}\n[[sites.roots]]\npath = "{docs}"\n'
@@ -243,6 +258,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             running_rig(base, extra_toml=bench_site(args.docs.resolve()), env=env)
         )
         rig.wait_ready(SITE)
+        for replica in rig.replicas:
+            settled(replica, args.embedding)
         one_port = free_port()
         one = stack.enter_context(
             running_nginx(base / "nginx-one", one_port, [rig.replicas[0].upstream])
