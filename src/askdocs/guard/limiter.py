@@ -4,7 +4,7 @@
 ``ServiceUnavailable`` (503, code ``limits_unavailable``) when the store cannot answer:
 refused, or silent past ``ask.limits_timeout_seconds`` (each store keeps that bound where it
 waits: Redis's socket, SQLite's busy timeout, so a loaded event loop never counts against
-the store). ``guard_seconds`` (``GUARD_FACTOR`` x the timeout) bounds a check altogether,
+the store). ``guard_seconds`` (``limits.GUARD_FACTOR`` x the timeout) bounds a check altogether,
 for a store that neither answers nor fails. There is no fallback to per-process or
 unlimited counting.
 """
@@ -25,6 +25,7 @@ from askdocs.guard.limits import (
     RateLimitStore,
     burst_counter,
     daily_counters,
+    guard_seconds,
     remaining,
     retry_after,
 )
@@ -34,14 +35,13 @@ from askdocs.settings import Settings
 
 log = logging.getLogger(__name__)
 LIMITS_FILE = "limits.sqlite3"
-GUARD_FACTOR = 10  # a check altogether: 5 s at the default 0.5 s timeout
 
 
 class Limiter:
     def __init__(self, store: RateLimitStore, settings: Settings) -> None:
         self.store = store
         self._ask = settings.ask
-        self.guard_seconds = GUARD_FACTOR * settings.ask.limits_timeout_seconds
+        self.guard_seconds = guard_seconds(settings.ask.limits_timeout_seconds)
 
     async def burst(self, visitor: str, now: int | None = None) -> None:
         now = _now(now)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 MINUTE = 60
+GUARD_FACTOR = 10  # a check altogether: 5 s at the default 0.5 s timeout
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,14 @@ class RateLimitStore(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+def guard_seconds(limits_timeout_seconds: float) -> float:
+    """The bound on one check altogether, awaited on the event loop. A store keeps
+    ``ask.limits_timeout_seconds`` itself where it waits (Redis's socket, SQLite's busy
+    timeout), so a loaded event loop never counts against it; this only ends a check of a
+    store that neither answers nor fails."""
+    return GUARD_FACTOR * limits_timeout_seconds
 
 
 def burst_counter(visitor: str, limit: int, now: int) -> Counter:

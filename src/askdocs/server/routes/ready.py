@@ -61,7 +61,7 @@ def chosen(app: App, site: str | None) -> list[CatalogEntry]:
 
 
 def status_of(app: App, entry: CatalogEntry) -> SiteStatusOut:
-    status = SiteStatusOut.of(app.engine.status(entry.site.id))
+    status = SiteStatusOut.of_site(*app.core.site_status(entry.site.id))
     return status.model_copy(update={"holds_readiness": entry.source is not SiteSource.ADMIN})
 
 
