@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import socket
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError
 
 
@@ -35,12 +36,12 @@ def bind_error(host: str, port: int, exc: BaseException, option: str = "--port")
         return ConfigError(
             f"cannot listen on {url_host(host)}:{port}: {exc.strerror}; "
             f"choose another port with {option}",
-            code="port_unavailable",
+            code=ErrorCode.PORT_UNAVAILABLE,
         )
     return ConfigError(
         f"cannot listen on {host}: not an address of this machine; "
         "choose another with --host (127.0.0.1: this machine only)",
-        code="host_unavailable",
+        code=ErrorCode.HOST_UNAVAILABLE,
     )
 
 

@@ -20,6 +20,7 @@ from askdocs.corpus.freshness import FreshnessReader
 from askdocs.corpus.parse_pool import ParsePool
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_query_embedder
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
 from askdocs.indexing import ActivityMonitor
@@ -357,7 +358,9 @@ class AskDocs:
         while only a keyword-only collection exists: the same hits, no model load)."""
         config = self.site(site)
         if config.id in self._empty and config.id not in self._errors:
-            raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
+            raise NotFound(
+                f"site {config.id!r} has no documents to search", code=ErrorCode.NO_DOCUMENTS
+            )
         request = SearchRequest(
             query=query,
             site=config.id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 MAX_EMAIL_CHARS = 320
@@ -28,4 +29,4 @@ def normalise_email(email: str) -> str:
 
 
 def _not_an_address(email: str) -> InvalidInput:
-    return InvalidInput(f"not an email address: {email[:320]!r}", code="invalid_email")
+    return InvalidInput(f"not an email address: {email[:320]!r}", code=ErrorCode.INVALID_EMAIL)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import jwt as pyjwt
 
 from askdocs.auth.keys import signing_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.settings import Settings
 
@@ -78,16 +79,18 @@ def verify(token: str, settings: Settings) -> Claims:
             options={"require": list(REQUIRED_CLAIMS)},
         )
     except pyjwt.ExpiredSignatureError as exc:
-        raise AuthError("token expired", code="token_expired") from exc
+        raise AuthError("token expired", code=ErrorCode.TOKEN_EXPIRED) from exc
     except pyjwt.PyJWTError as exc:
-        raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
+        raise AuthError(f"invalid token: {exc}", code=ErrorCode.INVALID_TOKEN) from exc
     return _claims(data)
 
 
 def _claims(data: dict[str, object]) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
-        raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
+        raise AuthError(
+            "invalid token: sub must be a non-empty string", code=ErrorCode.INVALID_TOKEN
+        )
     admin = data.get("platformAdmin", data.get("isAdmin", False))
     org, role = data.get("org"), data.get("orgRole")
     return Claims(
@@ -104,7 +107,9 @@ def _claims(data: dict[str, object]) -> Claims:
 def _version(data: dict[str, object]) -> int:
     value = data.get("tokenVersion", 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise AuthError("invalid token: tokenVersion must be a whole number", code="invalid_token")
+        raise AuthError(
+            "invalid token: tokenVersion must be a whole number", code=ErrorCode.INVALID_TOKEN
+        )
     return value
 
 
@@ -113,5 +118,5 @@ def _numeric_date(data: dict[str, object], name: str) -> int:
     boolean or a non-finite number is an invalid token, never a 500."""
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise AuthError(f"invalid token: {name} must be a number", code="invalid_token")
+        raise AuthError(f"invalid token: {name} must be a number", code=ErrorCode.INVALID_TOKEN)
     return math.floor(value)

@@ -25,6 +25,7 @@ from joserfc.jwk import KeySet
 
 from askdocs.auth.emails import normalise_email
 from askdocs.auth.oidc_state import FlowState
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, ConfigError, InvalidInput, ServiceUnavailable
 from askdocs.settings import OidcSettings
 
@@ -49,14 +50,14 @@ class Identity:
     name: str
 
 
-def refused(message: str, code: str) -> AuthError:
+def refused(message: str, code: ErrorCode) -> AuthError:
     return AuthError(message, code=code)
 
 
 def _id_token(token: dict[str, Any]) -> str:
     value = token.get("id_token")
     if not isinstance(value, str):
-        raise refused("the provider sent no id token", code="oidc_invalid_token")
+        raise refused("the provider sent no id token", code=ErrorCode.OIDC_INVALID_TOKEN)
     return value
 
 
@@ -111,16 +112,20 @@ class OidcClient:
                 data = response.json()
         except (httpx.HTTPError, ValueError) as exc:
             raise ServiceUnavailable(
-                "the sign-on provider cannot be reached", code="oidc_unavailable"
+                "the sign-on provider cannot be reached", code=ErrorCode.OIDC_UNAVAILABLE
             ) from exc
         if not isinstance(data, dict):
-            raise ServiceUnavailable("the sign-on provider answered oddly", code="oidc_unavailable")
+            raise ServiceUnavailable(
+                "the sign-on provider answered oddly", code=ErrorCode.OIDC_UNAVAILABLE
+            )
         return data
 
     async def metadata(self) -> Metadata:
         data = await self._get(self.issuer + "/.well-known/openid-configuration")
         if str(data.get("issuer", "")).rstrip("/") != self.issuer:
-            raise ServiceUnavailable("the provider names another issuer", code="oidc_unavailable")
+            raise ServiceUnavailable(
+                "the provider names another issuer", code=ErrorCode.OIDC_UNAVAILABLE
+            )
         try:
             userinfo = data.get("userinfo_endpoint")
             return Metadata(
@@ -131,7 +136,7 @@ class OidcClient:
             )
         except KeyError as exc:
             raise ServiceUnavailable(
-                "the provider's metadata is incomplete", code="oidc_unavailable"
+                "the provider's metadata is incomplete", code=ErrorCode.OIDC_UNAVAILABLE
             ) from exc
 
     async def authorization_url(self, flow: FlowState, redirect_uri: str) -> str:
@@ -165,7 +170,7 @@ class OidcClient:
                 )
         except Exception as exc:  # Authlib raises OAuthError and httpx errors alike
             raise refused(
-                "the sign-on provider refused the code", code="oidc_exchange_failed"
+                "the sign-on provider refused the code", code=ErrorCode.OIDC_EXCHANGE_FAILED
             ) from exc
         return dict(token)
 
@@ -181,10 +186,12 @@ class OidcClient:
                 response.raise_for_status()
                 data = response.json()
         except Exception as exc:
-            raise refused("the provider's userinfo failed", code="oidc_exchange_failed") from exc
+            raise refused(
+                "the provider's userinfo failed", code=ErrorCode.OIDC_EXCHANGE_FAILED
+            ) from exc
         if not isinstance(data, dict) or data.get("sub") != claims.get("sub"):
             raise refused(
-                "the provider's userinfo is about someone else", code="oidc_invalid_token"
+                "the provider's userinfo is about someone else", code=ErrorCode.OIDC_INVALID_TOKEN
             )
         return data
 
@@ -193,7 +200,7 @@ class OidcClient:
             token = jwt.decode(id_token, keys, algorithms=list(ALGORITHMS))
         except (JoseError, ValueError) as exc:
             raise refused(
-                "the id token's signature does not verify", code="oidc_invalid_token"
+                "the id token's signature does not verify", code=ErrorCode.OIDC_INVALID_TOKEN
             ) from exc
         claims = dict(token.claims)
         registry = jwt.JWTClaimsRegistry(
@@ -211,8 +218,8 @@ class OidcClient:
             expired = "exp" in str(exc)
             message = f"the id token is not acceptable: {exc}"
             if expired:
-                raise refused(message, code="oidc_token_expired") from exc
-            raise refused(message, code="oidc_invalid_token") from exc
+                raise refused(message, code=ErrorCode.OIDC_TOKEN_EXPIRED) from exc
+            raise refused(message, code=ErrorCode.OIDC_INVALID_TOKEN) from exc
         return claims
 
     def _identity(self, claims: dict[str, Any]) -> Identity:
@@ -222,12 +229,18 @@ class OidcClient:
         except InvalidInput:
             address = ""
         if not address:
-            raise refused("the provider did not share an email address", code="oidc_no_email")
+            raise refused(
+                "the provider did not share an email address", code=ErrorCode.OIDC_NO_EMAIL
+            )
         domain = address.rpartition("@")[2]
         if not email_verified(claims, domain, self.config.trusted_email_domains):
-            raise refused("the provider has not verified this email address", code="oidc_no_email")
+            raise refused(
+                "the provider has not verified this email address", code=ErrorCode.OIDC_NO_EMAIL
+            )
         if not email_allowed(domain, self.config.allowed_email_domains):
-            raise refused("this email domain may not sign in here", code="oidc_domain_not_allowed")
+            raise refused(
+                "this email domain may not sign in here", code=ErrorCode.OIDC_DOMAIN_NOT_ALLOWED
+            )
         name = claims.get("name")
         shown = name if isinstance(name, str) else ""
         return Identity(self.issuer, str(claims["sub"]), address, shown)

@@ -31,6 +31,7 @@ from typing import Any
 import altcha
 import anyio
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden, ServiceUnavailable
 from askdocs.guard.limits import Counter, RateLimitStore
 
@@ -106,18 +107,18 @@ class AltchaCheck:
         signature = str(payload.challenge.signature)
         digest = hashlib.sha256(signature.encode("ascii", "replace")).hexdigest()[:40]
         expires = int(payload.challenge.parameters.expires_at or now) + 1
-        used = Counter(f"altcha:{digest}", 1, expires, "bot_check_failed", "used")
+        used = Counter(f"altcha:{digest}", 1, expires, ErrorCode.BOT_CHECK_FAILED, "used")
         try:
             with anyio.fail_after(self._policy.store_timeout):
                 consumed = await self._store.consume([used], now)
         except Exception as exc:
             log.warning("altcha replay check failed: %s", type(exc).__name__)
             raise ServiceUnavailable(
-                "the bot check cannot be completed right now", code="bot_check_unavailable"
+                "the bot check cannot be completed right now", code=ErrorCode.BOT_CHECK_UNAVAILABLE
             ) from None
         if consumed.blocked is not None:
             raise _failed("this bot-check solution was already used")
 
 
 def _failed(message: str) -> Forbidden:
-    return Forbidden(message, code="bot_check_failed")
+    return Forbidden(message, code=ErrorCode.BOT_CHECK_FAILED)

@@ -28,11 +28,12 @@ from typing import TypeVar
 import anyio
 
 from askdocs.auth.device import account_digest
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import RateLimited, ServiceUnavailable
 from askdocs.guard.limits import Counter, RateLimitStore, retry_after
 from askdocs.settings import AuthSettings
 
-CODE = "sign_in_limited"
+CODE = ErrorCode.SIGN_IN_LIMITED
 TOO_MANY = "too many sign-in attempts; wait and try again"
 T = TypeVar("T")
 STRANGERS = (
@@ -107,7 +108,7 @@ async def _answer(call: Awaitable[T], timeout: float) -> T:
     except Exception:
         raise ServiceUnavailable(
             "sign-in is unavailable right now: its attempt limits cannot be checked",
-            code="limits_unavailable",
+            code=ErrorCode.LIMITS_UNAVAILABLE,
         ) from None
 
 

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from askdocs.auth.keys import derived_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
 from askdocs.guard.limits import RateLimitStore, guard_seconds
 from askdocs.settings import Settings
@@ -52,7 +53,7 @@ class NoBotCheck:
         raise Forbidden(
             "Ask AI needs a bot check for visitors from other machines; the operator has "
             "not configured one",
-            code="bot_check_required",
+            code=ErrorCode.BOT_CHECK_REQUIRED,
         )
 
 
@@ -90,7 +91,7 @@ class TurnstileCheck:
         except (httpx.HTTPError, ValueError) as exc:
             log.warning("turnstile siteverify failed: %s", type(exc).__name__)
             raise ServiceUnavailable(
-                "the bot check cannot be completed right now", code="bot_check_unavailable"
+                "the bot check cannot be completed right now", code=ErrorCode.BOT_CHECK_UNAVAILABLE
             ) from None
         return body if isinstance(body, dict) else {}
 
@@ -192,4 +193,4 @@ def is_loopback(host: str) -> bool:
 
 
 def _failed(message: str) -> Forbidden:
-    return Forbidden(message, code="bot_check_failed")
+    return Forbidden(message, code=ErrorCode.BOT_CHECK_FAILED)

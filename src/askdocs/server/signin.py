@@ -19,6 +19,7 @@ from fastapi import Depends, Request, Response
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.device import DEVICE_COOKIE, DEVICE_PURPOSE, DeviceMark, recognised, seal
 from askdocs.auth.keys import derived_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.guard.attempts import Attempt, count_attempt, count_failure
 from askdocs.guard.limiter import Limiter
@@ -165,7 +166,7 @@ async def password_checked(
     try:
         return await check(), device
     except AuthError as exc:
-        if exc.code == "invalid_credentials":
+        if exc.code == ErrorCode.INVALID_CREDENTIALS:
             attempt = Attempt(email, visitor, device)
             timeout = limiter.guard_seconds  # the store keeps its own bound
             now = int(time.time())

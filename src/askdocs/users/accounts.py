@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from askdocs.db import Database
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, InvalidInput, NotFound
 from askdocs.settings import Settings
 from askdocs.users import passwords
@@ -22,7 +23,9 @@ from askdocs.users.types import User
 
 
 def invalid_credentials() -> AuthError:
-    return AuthError("the email address or the password is wrong", code="invalid_credentials")
+    return AuthError(
+        "the email address or the password is wrong", code=ErrorCode.INVALID_CREDENTIALS
+    )
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,12 @@ class Accounts:
             raise AuthError(
                 "an account with this email address exists but is not linked to single "
                 "sign-on: sign in with its password, or ask an administrator to link it",
-                code="oidc_not_linked",
+                code=ErrorCode.OIDC_NOT_LINKED,
             )
         if not self.settings.auth.oidc.create_users:
-            raise AuthError("there is no account for this email address", code="oidc_no_account")
+            raise AuthError(
+                "there is no account for this email address", code=ErrorCode.OIDC_NO_ACCOUNT
+            )
         created = self.users.create_user(email, name)
         self.oidc_links.add(created.id, issuer, subject)
         return created
@@ -91,7 +96,7 @@ class Accounts:
         the lockout bypass for a browser the account never signed in from."""
         user = self.users.get(user_id)
         if user is None:
-            raise NotFound("no such user", code="user_not_found")
+            raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
         ttl = self.settings.auth.reset_link_ttl_seconds
         return self.invitations.create(
             user.email, created_by=created_by, purpose="reset", ttl_seconds=ttl
@@ -128,10 +133,10 @@ class Accounts:
         if existing is not None and (signed_in is None or signed_in.id != existing.id):
             raise AuthError(
                 f"sign in as {invitation.email} first, then open the link again",
-                code="invitation_sign_in_required",
+                code=ErrorCode.INVITATION_SIGN_IN_REQUIRED,
             )
         if existing is None and not password:
-            raise InvalidInput("choose a password", code="weak_password")
+            raise InvalidInput("choose a password", code=ErrorCode.WEAK_PASSWORD)
         if existing is None:
             passwords.check_policy(password or "", self.settings.auth.min_password_chars)
         user = existing or self.users.create_user(invitation.email, name)

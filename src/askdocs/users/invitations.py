@@ -20,6 +20,7 @@ from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.auth_models import InvitationRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.sessions import changed, token_hash
 from askdocs.users.types import ORG_ROLES, OrgRole
@@ -60,7 +61,8 @@ def _invitation(row: InvitationRow) -> Invitation:
 
 def invalid_invitation() -> NotFound:
     return NotFound(
-        "this invitation link is not valid (used, expired or unknown)", code="invitation_invalid"
+        "this invitation link is not valid (used, expired or unknown)",
+        code=ErrorCode.INVITATION_INVALID,
     )
 
 
@@ -68,7 +70,7 @@ def invalid_link(purpose: Purpose) -> NotFound:
     if purpose == "join":
         return invalid_invitation()
     return NotFound(
-        "this reset link is not valid (used, expired or unknown)", code="reset_link_invalid"
+        "this reset link is not valid (used, expired or unknown)", code=ErrorCode.RESET_LINK_INVALID
     )
 
 
@@ -89,7 +91,9 @@ class Invitations:
         ttl_seconds: int | None = None,
     ) -> NewInvitation:
         if (organisation_id is None) != (role is None):
-            raise InvalidInput("an organisation and a role go together", code="invalid_role")
+            raise InvalidInput(
+                "an organisation and a role go together", code=ErrorCode.INVALID_ROLE
+            )
         token, now = secrets.token_urlsafe(32), utcnow()
         ttl = self._ttl if ttl_seconds is None else timedelta(seconds=ttl_seconds)
         row = InvitationRow(

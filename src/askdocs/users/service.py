@@ -9,6 +9,7 @@ from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.auth_models import PasswordRow
 from askdocs.db.models import MembershipRow, OrganisationRow, UserRow, utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.passwords import check_policy, hash_password
 from askdocs.users.types import ORG_ROLES, Organisation, OrgRole, User
@@ -33,7 +34,7 @@ class UserService:
                 session.add(row)
         except IntegrityError as exc:
             raise InvalidInput(
-                f"a user with email {row.email} already exists", code="user_exists"
+                f"a user with email {row.email} already exists", code=ErrorCode.USER_EXISTS
             ) from exc
         return _user(row)
 
@@ -47,7 +48,7 @@ class UserService:
         with self._db.session() as session:
             row = session.scalars(select(UserRow).where(UserRow.email == address)).first()
             if row is None:
-                raise NotFound(f"no user with email {address}", code="user_not_found")
+                raise NotFound(f"no user with email {address}", code=ErrorCode.USER_NOT_FOUND)
             return _user(row)
 
     def all(self) -> list[User]:
@@ -74,7 +75,7 @@ class UserService:
         with self._db.session(write=True) as session:
             user = session.get(UserRow, user_id)
             if user is None:
-                raise NotFound("no such user", code="user_not_found")
+                raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
             row = session.get(PasswordRow, user_id)
             if row is None:
                 session.add(PasswordRow(user_id=user_id, hash=value, updated_at=utcnow()))
@@ -96,7 +97,7 @@ class UserService:
         with self._db.session(write=True) as session:
             row = session.get(UserRow, user_id)
             if row is None:
-                raise NotFound("no such user", code="user_not_found")
+                raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
             row.platform_admin = value
 
     def delete(self, user_id: str) -> bool:
@@ -117,7 +118,7 @@ class UserService:
 
     def add_member(self, org_id: str, user_id: str, role: OrgRole) -> None:
         if role not in ORG_ROLES:
-            raise InvalidInput(f"unknown organisation role {role!r}", code="invalid_role")
+            raise InvalidInput(f"unknown organisation role {role!r}", code=ErrorCode.INVALID_ROLE)
         with self._db.session(write=True) as session:
             existing = session.scalars(membership_query(org_id, user_id)).first()
             if existing is None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.guard.altcha import AltchaCheck
 from askdocs.server.deps import BotCheckDep
@@ -23,6 +24,6 @@ router = APIRouter()
 async def altcha_challenge(response: Response, bot_check: BotCheckDep) -> dict[str, Any]:
     """A fresh challenge for Ask AI (``{parameters, signature}``, the widget's format)."""
     if not isinstance(bot_check, AltchaCheck):
-        raise NotFound("the ALTCHA bot check is not in force", code="bot_check_off")
+        raise NotFound("the ALTCHA bot check is not in force", code=ErrorCode.BOT_CHECK_OFF)
     response.headers["Cache-Control"] = "no-store"
     return bot_check.challenge(ASK_ACTION)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import anyio
 from fastapi import APIRouter, Request, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound
 from askdocs.server.deps import LimiterDep, VisitorDep
 from askdocs.server.signin import (
@@ -144,7 +145,7 @@ async def revoke_session(
     user_id = signed_in.principal.user_id
     revoked = await anyio.to_thread.run_sync(accounts.sessions.revoke, session_id[:64], user_id)
     if not revoked:
-        raise NotFound("no such session", code="session_not_found")
+        raise NotFound("no such session", code=ErrorCode.SESSION_NOT_FOUND)
     return Response(status_code=204)
 
 
@@ -169,9 +170,11 @@ async def change_password(
     try:
         await password_checked(request, accounts.settings, limiter, visitor, user.email, check)
     except AuthError as exc:
-        if exc.code != "invalid_credentials":
+        if exc.code != ErrorCode.INVALID_CREDENTIALS:
             raise
-        raise AuthError("the current password is wrong", code="invalid_credentials") from exc
+        raise AuthError(
+            "the current password is wrong", code=ErrorCode.INVALID_CREDENTIALS
+        ) from exc
     await anyio.to_thread.run_sync(accounts.set_password, user.id, body.new_password)
     response = Response(status_code=204)
     if signed_in.session is not None:

@@ -22,6 +22,7 @@ from askdocs.auth.keys import derived_key
 from askdocs.auth.oidc import OidcClient
 from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, seal, unseal
 from askdocs.auth.redirects import safe_next
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
 from askdocs.server.origin import public_origin, request_origin
 from askdocs.server.signin import (
@@ -40,7 +41,7 @@ SIGN_IN_PAGE = "/sign-in"
 
 def client_of(settings: Settings) -> OidcClient:
     if not settings.auth.oidc.issuer:
-        raise NotFound("single sign-on is not configured", code="oidc_disabled")
+        raise NotFound("single sign-on is not configured", code=ErrorCode.OIDC_DISABLED)
     return OidcClient(settings.auth.oidc)
 
 
@@ -53,7 +54,7 @@ def redirect_uri(request: Request) -> str:
     return public_origin(request) + CALLBACK
 
 
-def failed(code: str) -> RedirectResponse:
+def failed(code: ErrorCode) -> RedirectResponse:
     response = RedirectResponse(SIGN_IN_PAGE + "?" + urlencode({"error": code}), 303)
     response.delete_cookie(STATE_COOKIE, path="/api/v1/auth/oidc")
     return response
@@ -94,9 +95,9 @@ async def callback(
     client = client_of(settings)
     flow = unseal(state_key(settings), request.cookies.get(STATE_COOKIE), int(time.time()))
     if flow is None or not state or not hmac.compare_digest(state, flow.state):
-        return failed("oidc_state_mismatch")
+        return failed(ErrorCode.OIDC_STATE_MISMATCH)
     if error or not code:
-        return failed("oidc_refused")
+        return failed(ErrorCode.OIDC_REFUSED)
     try:
         identity = await client.finish(flow, code[:2000], redirect_uri(request))
         user = await anyio.to_thread.run_sync(

@@ -17,6 +17,7 @@ import anyio
 from fastapi import APIRouter, Request, Response
 
 from askdocs.admin.authority import refusal
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.server.origin import public_origin
 from askdocs.server.signin import AccountsDep, Caller
@@ -176,7 +177,7 @@ async def allow_sso_link(accounts: AccountsDep, caller: Caller, user_id: str) ->
         accounts.oidc_links.allow, user_id[:64], caller.user_id
     )
     if not allowed:
-        raise NotFound("no such user", code="user_not_found")
+        raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
     return Response(status_code=204)
 
 

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 
 from askdocs.app import App
 from askdocs.blocking import BlockingPool
+from askdocs.error_codes import ErrorCode
 from askdocs.server.deps import AppDep, ReadyPoolDep
 from askdocs.server.openapi import ERRORS_KEY
 from askdocs.server.routes.reader import SiteParam
@@ -37,7 +38,7 @@ UNAVAILABLE: Literal["unavailable"] = "unavailable"
     "/readyz",
     response_model=ReadyResponse,
     responses={503: {"model": ReadyResponse}},
-    openapi_extra={ERRORS_KEY: ["site_not_found"]},
+    openapi_extra={ERRORS_KEY: [ErrorCode.SITE_NOT_FOUND]},
 )
 async def readyz(app: AppDep, lane: ReadyPoolDep, site: SiteParam = None) -> JSONResponse:
     entries = chosen(app, site)

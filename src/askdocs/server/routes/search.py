@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from askdocs.answer.flow import interactive
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.search.query import MAX_QUERY_CHARS
 from askdocs.server.deps import AppDep, CatalogDep, EngineDep, HostDep, PoolDep, public_site
@@ -39,7 +40,9 @@ async def search(
     limit: Annotated[int, Query(ge=1, le=50)] = 10,
 ) -> JSONResponse:
     if "\x00" in q or not q.strip():
-        raise InvalidInput("q must be non-empty text without NUL characters", code="invalid_query")
+        raise InvalidInput(
+            "q must be non-empty text without NUL characters", code=ErrorCode.INVALID_QUERY
+        )
     chosen = public_site(catalog, host, site, caller)
     run = partial(engine.search, q, site=chosen.id, locale=locale, audience=audience, limit=limit)
     result = await pool.run(interactive(engine, run))

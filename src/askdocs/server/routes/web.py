@@ -25,6 +25,7 @@ from urllib.parse import quote, urlsplit
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.server.deps import app_of, host_of
@@ -158,7 +159,7 @@ def proposal_page(request: Request, proposal_id: str) -> Response:
     """Where a person reviews and applies a stored proposal (the link an MCP client that
     cannot ask the person shows). The page reads it for the signed-in owner only."""
     if not _PROPOSAL_ID.fullmatch(proposal_id):
-        raise NotFound("no such proposal", code="proposal_not_found")
+        raise NotFound("no such proposal", code=ErrorCode.PROPOSAL_NOT_FOUND)
     config = {"proposalId": proposal_id}
     return HTMLResponse(render("proposal.html", config, "askdocs"), headers=page_headers("'none'"))
 
