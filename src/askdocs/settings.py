@@ -150,6 +150,9 @@ class SearchSettings(Section):
     max_per_page: int = Field(default=0, ge=0, le=100)  # sections of one page in place; 0: any
 
 
+Quantization = Literal["int8", "none"]
+
+
 class IndexSettings(Section):
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
@@ -158,6 +161,9 @@ class IndexSettings(Section):
     retry_seconds: float = 120.0
     interactive_yield_seconds: float = 15.0
     qdrant_timeout_seconds: float = Field(default=10.0, gt=0)
+    # dense vectors: int8 copies in memory, float32 originals on disk, results rescored with
+    # them (docs/indexing.md, "Quantization"); "none": float32 in memory, as before
+    quantization: Quantization = "int8"
 
 
 class ServerSettings(Section):
