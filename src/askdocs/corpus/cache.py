@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from askdocs.corpus.dialects.includes import Included, expand_includes
+from askdocs.corpus.dialects.snippets import expand_vitepress
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.corpus.parse_pool import ParseJob, ParsePool
 from askdocs.corpus.safe_read import StatKey, read_markdown
@@ -146,8 +147,9 @@ def finish_entry(pending: Pending, parsed: SourceDoc | CorpusError) -> FileEntry
 
 
 def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes: int) -> Included:
-    """MkDocs include directives resolved through the same safe read (inside the root)."""
-    if options.dialect != "mkdocs":
+    """MkDocs include directives and VitePress imports resolved through the same safe read
+    (inside the root)."""
+    if options.dialect not in ("mkdocs", "vitepress"):
         return Included(text)
 
     def read(target: str) -> str | None:
@@ -156,6 +158,8 @@ def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes:
         except CorpusError:
             return None
 
+    if options.dialect == "vitepress":
+        return expand_vitepress(text, rel, read, options.src_prefix)
     return expand_includes(text, rel, read)
 
 

@@ -87,7 +87,14 @@ def _read_root(run: _Run, root: Root) -> None:
     scan = scan_root(root)
     run.errors.extend(scan.errors)
     docs: list[tuple[FileEntry, SourceDoc]] = []
-    settings = (replace(run.options, dialect=root.dialect), run.settings.max_markdown_bytes)
+    options = replace(
+        run.options,
+        dialect=root.dialect,
+        slugs=root.tool.slugs,
+        src_prefix=root.tool.src_prefix,
+        title_suffixes=root.tool.title_suffixes,
+    )
+    settings = (options, run.settings.max_markdown_bytes)
     run.dialects.append((str(root.path), root.dialect, root.detection.reason))
     for key, entry in _entries(run, root, scan.files, settings):
         run.entries[key] = entry

@@ -17,6 +17,7 @@ from pathlib import Path
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.detect import Detection, detect_dialect
 from askdocs.corpus.dialects.nav import NavEntry, load_nav
+from askdocs.corpus.dialects.siteconfig import ToolOptions, tool_options
 from askdocs.corpus.globs import GlobSet, compile_globs
 from askdocs.corpus.pagekind import PageKind
 from askdocs.corpus.safe_read import StatKey, file_kind
@@ -39,6 +40,7 @@ class Root:
     detection: Detection = field(default_factory=lambda: Detection("gfm", "default"))
     nav: dict[str, NavEntry] = field(default_factory=dict)
     page_kinds: tuple[tuple[GlobSet, PageKind], ...] = ()  # the root's ``page_kinds``
+    tool: ToolOptions = field(default_factory=ToolOptions)  # from the tool's configuration
 
     @property
     def dialect(self) -> Dialect:
@@ -99,8 +101,18 @@ def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Ro
     detection = detect_dialect(real, config.dialect or dialect)
     nav = load_nav(real, detection.config)
     kinds = tuple((compile_globs([glob]), kind) for glob, kind in config.page_kinds.items())
+    tool = tool_options(real, detection.config)
     return Root(
-        index, real, config.audience, include, exclude, config.url_template, detection, nav, kinds
+        index,
+        real,
+        config.audience,
+        include,
+        exclude,
+        config.url_template,
+        detection,
+        nav,
+        kinds,
+        tool,
     )
 
 

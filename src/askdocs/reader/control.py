@@ -118,7 +118,8 @@ class DocsReader:
         if page is None:
             raise NotFound("no such article", code="article-not-found")
         body = self._body(page, snapshot)
-        previous, following = catalogs.neighbours(page, pages)
+        computed = catalogs.neighbours(page, pages)
+        previous, following = catalogs.authored_neighbours(page, computed, pages)
         skip = [ref.slug for ref in (previous, following) if ref is not None]
         found = _article(site, page, chosen, body, previous, following, pages, skip)
         return found, page

@@ -13,7 +13,8 @@
 * a MyST ``(label)=`` target is an empty ``<span id="label">`` anchor;
 * HTML from the source never passes through: an HTML block's text is a paragraph, an
   ``<a id>`` an empty ``<span id>`` anchor, inline HTML only as a few bare tags
-  (``<br>``, ``<b>``, ``<code>``...) rebuilt from their names, a JSX component by its prose.
+  (``<br>``, ``<b>``, ``<code>``...) rebuilt from their names, a JSX component by its prose,
+  a VitePress ``<Badge>`` as ``<span class="badge badge-TYPE">`` with its text.
 
 Only class values from ``CLASS_PATTERNS`` survive the sanitiser.
 """
@@ -163,6 +164,22 @@ def _html_inline(
     return "".join(parts)
 
 
+BADGES = frozenset({"Badge", "VPBadge"})
+BADGE_TYPES = ("info", "tip", "warning", "danger", "note", "important", "caution")
+
+
+def _badge(tag: html.Tag) -> str:
+    """VitePress's ``<Badge type="danger">advanced</Badge>`` (or ``text="..."``): a small
+    badge element holding its text."""
+    if tag.closing:
+        return "</span>"
+    kind = tag.attrs.get("type", "info")
+    kind = kind if kind in BADGE_TYPES else "info"
+    text = escapeHtml(tag.attrs.get("text", ""))
+    end = "</span>" if tag.self_closing else ""
+    return f'<span class="badge badge-{kind}">{text}{end}'
+
+
 def _inline_tag(tag: html.Tag) -> str:
     name = tag.name.lower()
     if name == "br":
@@ -172,6 +189,8 @@ def _inline_tag(tag: html.Tag) -> str:
     if name == "a" and not tag.closing and "href" not in tag.attrs:
         ident = tag.attrs.get("id") or tag.attrs.get("name")
         return f'<span id="{escapeHtml(ident)}"></span>' if ident else ""
+    if tag.name in BADGES:
+        return _badge(tag)
     if tag.component and not tag.closing:
         return escapeHtml(tag.prose)
     if name == "img" and not tag.closing:

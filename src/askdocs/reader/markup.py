@@ -24,7 +24,7 @@ from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.parser import make_dialect_parser
 from askdocs.reader.dialect_html import add_dialect_rules
 
-MARKUP_VERSION = "2"
+MARKUP_VERSION = "3"
 # The corpus's heading attribute block ("{#id}", "{ #id }", "{: #id .class }"), removed
 # from the visible heading text exactly as the corpus removes it from ``Heading.text``.
 _ATTRIBUTE_ID = re.compile(r"\s*\{:?\s*#[\w][\w.:-]*(?:\s+[^}]*)?\s*\}\s*$")

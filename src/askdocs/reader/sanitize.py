@@ -19,7 +19,7 @@ import nh3
 from askdocs.reader.links import ResolvedLink
 from askdocs.reader.markup import Markup
 
-SANITIZER_VERSION = f"nh3-{version('nh3')}-1"
+SANITIZER_VERSION = f"nh3-{version('nh3')}-2"
 ASSET_PREFIX = "/api/docs/assets/"
 _PLACEHOLDER = re.compile(r'<askdocs-(link|link-end|img) n="(\d+)">')
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
@@ -50,7 +50,10 @@ _ATTRIBUTES: dict[str, set[str]] = {
     **{heading: {"id"} for heading in _HEADINGS},
 }
 _CLASSES: dict[str, re.Pattern[str]] = {
-    "span": re.compile(r"doc-title-anchor|doc-link-unresolved|doc-image-refused|admonition-icon"),
+    "span": re.compile(
+        r"doc-title-anchor|doc-link-unresolved|doc-image-refused|admonition-icon"
+        r"|badge badge-(?:info|tip|warning|danger|note|important|caution)"
+    ),
     "code": re.compile(r"language-[A-Za-z0-9_+#.-]{1,32}"),
     "th": re.compile(r"align-(?:left|right|center)"),
     "td": re.compile(r"align-(?:left|right|center)"),

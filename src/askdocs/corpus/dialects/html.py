@@ -20,6 +20,7 @@ _TAG = re.compile(
 )
 _ATTR = re.compile(r"([\w:.-]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{([^{}]*)\}|([^\s\"'>]+)))?")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 PROSE_ATTRIBUTES = ("label", "title", "question", "summary", "heading", "path", "text")
 RAW_TEXT = frozenset({"script", "style"})
 
@@ -102,3 +103,20 @@ def strip_tags(line: str) -> str:
         elif item.name.lower() == "img":
             parts.append(item.attrs.get("alt", ""))
     return "".join(parts)
+
+
+def visible_text(text: str) -> str:
+    """One line of Markdown as a reader sees its words: tags removed outside code spans
+    (a component's children stay, a self-closing one leaves its prose attribute), spaces
+    squeezed. ``Reporters <Badge type="danger">advanced</Badge>`` -> ``Reporters
+    advanced``; ``update <CRoot />`` -> ``update``."""
+    if "<" not in text:
+        return text
+    parts: list[str] = []
+    position = 0
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(strip_tags(text[position : match.start()]))
+        parts.append(match.group(0))
+        position = match.end()
+    parts.append(strip_tags(text[position:]))
+    return " ".join("".join(parts).split())

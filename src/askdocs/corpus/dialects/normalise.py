@@ -25,8 +25,10 @@ _MYST_OPTION = re.compile(r"^:[\w-]+:")
 _TAB_ATTR = re.compile(r"""\s*\btab=(?:"([^"]*)"|'([^']*)')""")
 _ATTR_INFO = re.compile(r"^\{\s*\.([\w+#-]+)[^}]*\}")
 _MDX_LINE = re.compile(r"^(?:import|export)\s")
+_RAW_BLOCK = re.compile(r"^\s*<(?:script|style)\b", re.IGNORECASE)
 MYST_DROPPED = frozenset({"toctree", "contents", "include", "literalinclude", "tableofcontents"})
 MYST_CODE = frozenset({"code-block", "code", "code-cell", "sourcecode"})
+TABSETS = frozenset({"code-group", "tabs"})
 
 
 def _retype(token: Token, block: Block) -> None:
@@ -54,7 +56,8 @@ def admonitions(state: StateCore) -> None:
             markup = token.markup
             collapsible = "" if markup == "!!!" else ("open" if markup.endswith("+") else "closed")
             name = str(token.meta.get("tag", "")) or "note"
-            block = Block("admonition", name, token.content, collapsible, indented=True)
+            title = html.visible_text(token.content)
+            block = Block("admonition", name, title, collapsible, indented=True)
             _retype(token, block)
             if index + 1 < len(tokens) and tokens[index + 1].type == "admonition_title_open":
                 index += 3  # the title travels in the block
@@ -73,6 +76,8 @@ def containers(state: StateCore) -> None:
             slash = token.type == "container_slash_open"
             block = _slash_block(token.info) if slash else _colon_block(token.info)
             block.closer = token.map[1] if token.map else -1
+            if block.kind == "tabset" and token.map:
+                block.drop.append(token.map[0])  # its marker line has no title to show
             _retype(token, block)
         elif token.type in ("container_colon_close", "container_slash_close"):
             _close(token)
@@ -81,14 +86,16 @@ def containers(state: StateCore) -> None:
 def _colon_block(info: str) -> Block:
     match = _COLON_INFO.match(info)
     name = (match.group(1) or "").lower() if match else ""
-    title = ((match.group(2) or match.group(3)) if match else info).strip()
+    title = html.visible_text(((match.group(2) or match.group(3)) if match else info).strip())
+    if name in TABSETS:  # VitePress code groups, vitepress-plugin-tabs
+        return Block("tabset", name=name)
     kind = _kind(name)
     return Block(kind, name, title, "closed" if kind == "details" else "")
 
 
 def _slash_block(info: str) -> Block:
     name, _, title = info.partition("|")
-    name, title = name.strip().lower(), title.strip()
+    name, title = name.strip().lower(), html.visible_text(title.strip())
     if name == "tab":
         return Block("tab", title=title)
     kind = _kind(name)
@@ -217,6 +224,8 @@ def html_blocks(state: StateCore) -> None:
 
 
 def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
+    if _RAW_BLOCK.match(token.content):
+        return _dropped(token, "script")
     out: list[Token] = []
     text: list[str] = []
     summary: list[str] | None = None
@@ -265,6 +274,14 @@ def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
             text.append("\n")
     _flush(out, text, token)
     return out
+
+
+def _dropped(token: Token, name: str) -> list[Token]:
+    """A ``<script>``/``<style>`` block (VitePress ``<script setup>`` imports): syntax only."""
+    block = Block("dropped", name=name)
+    lines = token.map or [0, 0]
+    block.drop = list(range(lines[0], lines[1]))
+    return [open_token(block, token.map, token.level), close_token(token.level)]
 
 
 def _structural(item: html.Tag, stack: list[str], source: Token) -> Token | None:

@@ -1,0 +1,36 @@
+"""MDX/JSX component tags rewritten as one-line HTML tags before parsing (pure)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from askdocs.corpus.dialects.jsx import js_string, normalise_tags
+
+
+def test_multi_line_props_become_one_line_and_keep_line_numbers() -> None:
+    text = '<FaqItem\n  id="two"\n  question="Why?">\n\nAnswer.\n'
+    assert normalise_tags(text) == '<FaqItem id="two" question="Why?">\n\n\n\nAnswer.\n'
+
+
+def test_expression_props_become_quoted_values_or_go() -> None:
+    text = '<FaqItem question={"Why does \\"x > y\\" fail?"} open={true} {...rest}>'
+    assert normalise_tags(text) == '<FaqItem question="Why does &quot;x &gt; y&quot; fail?">'
+    assert normalise_tags("<Card title={`Plain`} n={1} />") == '<Card title="Plain" />'
+
+
+def test_code_text_and_lone_angles_stay_as_written() -> None:
+    text = "```jsx\n<Tabs\n  groupId={x}>\n```\nIf a <B then c.\nnext line\n`<Foo a={1}>` here\n"
+    assert normalise_tags(text) == text
+    assert normalise_tags("    <Indented\n    code={1}>\n") == "    <Indented\n    code={1}>\n"
+
+
+def test_string_expressions() -> None:
+    assert js_string(" 'it\\'s' ") == "it's"
+    assert js_string("`with ${x}`") is None
+    assert js_string("name") is None
+
+
+@given(st.text(alphabet="<>{}\"'`=/ aB\nx-", max_size=80))
+def test_line_count_never_changes(text: str) -> None:
+    assert normalise_tags(text).count("\n") == text.count("\n")
