@@ -205,3 +205,17 @@ def test_indented_html_lines_become_prose_not_code() -> None:
     doc = parse_document(text, "h.md", ParseOptions(("en",), "en", 3, "mkdocs"))
     assert "\nCaption words" in doc.sections[0].text
     assert "    Caption" not in doc.sections[0].text
+
+
+def test_explicit_anchors_and_renamed_headings_are_link_targets() -> None:
+    text = (
+        '# Page\n\n## Search\n\n<FaqItem id="why-so-slow" question="Why so slow?">\n\n'
+        "Answer.\n\n</FaqItem>\n\n"
+        '| <a id="opt-rule" href="#opt-rule">`rule`</a> | text |\n|---|---|\n\n'
+        '### 9.7.0 <small>November</small> { id="9.7.0" }\n'
+    )
+    doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "docusaurus"))
+    assert doc.anchors == ("why-so-slow", "opt-rule")
+    assert [h.section_id for h in doc.headings] == ["page", "search-1", "9.7.0"]
+    assert [h.text for h in doc.headings][2] == "9.7.0 November"
+    assert doc.anchor_aliases == (("search", "search-1"),)

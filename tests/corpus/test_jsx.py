@@ -1,4 +1,5 @@
-"""MDX/JSX component tags rewritten as one-line HTML tags before parsing (pure)."""
+"""The source rewritten before parsing (pure): MDX/JSX component tags and multi-line HTML
+tags as one-line HTML tags, template statements blanked; line numbers never change."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from askdocs.corpus.dialects.jsx import js_string, normalise_tags
+from askdocs.corpus.dialects.source import blank_template_lines
 
 
 def test_multi_line_props_become_one_line_and_keep_line_numbers() -> None:
@@ -34,3 +36,19 @@ def test_string_expressions() -> None:
 @given(st.text(alphabet="<>{}\"'`=/ aB\nx-", max_size=80))
 def test_line_count_never_changes(text: str) -> None:
     assert normalise_tags(text).count("\n") == text.count("\n")
+
+
+def test_html_tags_over_several_lines_become_one_line() -> None:
+    text = '<iframe\n  class="codesandbox"\n  src="https://x.test">\n</iframe>\n'
+    assert normalise_tags(text) == (
+        '<iframe class="codesandbox" src="https://x.test">\n\n\n</iframe>\n'
+    )
+    style = '<div style={{position: "relative"}}>\nText\n</div>\n'
+    assert normalise_tags(style) == "<div>\nText\n</div>\n"
+    plain = '<a href="x">link</a> and <https://example.com> stay.\n'
+    assert normalise_tags(plain) == plain
+
+
+def test_template_statements_are_build_syntax_never_text() -> None:
+    text = "Intro.\n\n{% for x in items %}\n- {{ x }}\n{% endfor %}\n\n```\n{% raw %}\n```\n"
+    assert blank_template_lines(text) == "Intro.\n\n\n- {{ x }}\n\n\n```\n{% raw %}\n```\n"

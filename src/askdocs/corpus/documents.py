@@ -22,11 +22,12 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from askdocs.corpus.dialects import Dialect
+from askdocs.corpus.dialects.html import anchors_in
 from askdocs.corpus.dialects.includes import Included
-from askdocs.corpus.dialects.jsx import SOURCE_KEY
 from askdocs.corpus.dialects.parser import make_dialect_parser
 from askdocs.corpus.dialects.prose import index_lines
 from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, SlugStyle
+from askdocs.corpus.dialects.source import SOURCE_KEY
 from askdocs.corpus.dialects.vitepress import hero_name, home_markdown, page_title
 from askdocs.corpus.frontmatter import FrontMatter, SplitDocument, split_front_matter
 from askdocs.corpus.locales import locate, slug_from_path
@@ -75,6 +76,9 @@ class SourceDoc:
     title_source: TitleSource = "h1"
     dialect: Dialect = "gfm"
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    anchors: tuple[str, ...] = ()  # explicit anchors besides headings (``explicit_anchors``)
+    # (the dialect's id, the reader's id) of headings whose id is one of the reader's own
+    anchor_aliases: tuple[tuple[str, str], ...] = ()
 
     @property
     def path_slug(self) -> str:
@@ -106,10 +110,11 @@ def parse_document(
     locale = _locale(located.locale, split.front_matter, rel, options.default_locale)
     env: dict[str, object] = {}
     tokens = _block_parser(options.dialect).parse(split.body, env)
-    prose = index_lines(tokens, str(env.get(SOURCE_KEY, split.body)))
+    source = str(env.get(SOURCE_KEY, split.body))
+    prose = index_lines(tokens, source)
     headings = dialect_headings(tokens, split.body_line, options.slug_style)
     h1 = first_h1(headings) or _html_h1(tokens)
-    title, source = _title(split.front_matter, h1, located.base, options)
+    title, title_source = _title(split.front_matter, h1, located.base, options)
     offset = split.body_line + 1
     return SourceDoc(
         rel=rel,
@@ -121,10 +126,29 @@ def parse_document(
         headings=tuple(item.heading for item in headings),
         sections=build_sections(prose.lines, headings, options.split_level, prose.code),
         unknown_locale=located.unknown_locale,
-        title_source=source,
+        title_source=title_source,
         dialect=options.dialect,
         diagnostics=_diagnostics(prose.counts, prose.unknown, offset, included),
+        anchors=explicit_anchors(tokens, source, prose.code),
+        anchor_aliases=tuple(
+            (item.dialect_id, item.heading.section_id) for item in headings if item.dialect_id
+        ),
     )
+
+
+def explicit_anchors(tokens: list[Token], source: str, code: set[int]) -> tuple[str, ...]:
+    """Anchors a link may name besides the headings: HTML ``id``s (and ``<a name>``)
+    outside code, MyST ``(label)=`` targets."""
+    found: list[str] = []
+    for token in tokens:
+        if token.type == "html_anchor":
+            found.append(str(token.attrGet("id") or ""))
+        elif token.type == "myst_target":
+            found.append(token.content.strip())
+    for index, line in enumerate(source.split("\n")):
+        if index not in code and "<" in line and ("id=" in line or "name=" in line):
+            found.extend(anchors_in(line))
+    return tuple(dict.fromkeys(anchor for anchor in found if anchor))
 
 
 def _diagnostics(

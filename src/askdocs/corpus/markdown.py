@@ -20,8 +20,12 @@ from askdocs.corpus.dialects.html import visible_text
 from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, SlugStyle, dedupe, slug
 from askdocs.types import Heading, Section
 
-# A trailing attribute block carrying an id: "{#id}", "{ #id }", "{: #id .class }".
-_ATTRIBUTE = re.compile(r"\s*\{:?\s*#(?P<id>[\w][\w.:-]*)(?:\s+[^}]*)?\s*\}\s*$")
+# A trailing attribute block carrying an id: "{#id}", "{ #id }", "{: #id .class }",
+# '{ id="9.7.0" }' (attr_list's key form).
+_ATTRIBUTE = re.compile(
+    r"\s*\{:?\s*(?:#(?P<id>[\w][\w.:-]*)(?:\s+[^}]*)?"
+    r"|(?:[^{}]*?\s)?id=(?P<q>[\"']?)(?P<kid>[\w][\w.:-]*)(?P=q)[^{}]*?)\s*\}\s*$"
+)
 _NOT_SLUG = re.compile(r"[^\w\s-]")
 _DASHES = re.compile(r"[-\s]+")
 
@@ -54,6 +58,7 @@ class ParsedHeading:
     start: int
     end: int
     top_level: bool  # False inside a blockquote or list item: never a section boundary
+    dialect_id: str = ""  # the id the dialect's build gives it, when the reader's differs
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,7 @@ def split_heading_attribute(raw: str) -> tuple[str, str | None]:
     match = _ATTRIBUTE.search(flat)
     if match is None:
         return flat, None
-    return flat[: match.start()].rstrip(), match.group("id")
+    return flat[: match.start()].rstrip(), match.group("id") or match.group("kid")
 
 
 def slugify(text: str) -> str:
@@ -213,13 +218,15 @@ RESERVED_IDS = frozenset(
 
 
 def unique_ids(
-    candidates: Sequence[tuple[str, bool]], style: SlugStyle = DIALECT_SLUGS["gfm"]
+    candidates: Sequence[tuple[str, bool]],
+    style: SlugStyle = DIALECT_SLUGS["gfm"],
+    reserved: frozenset[str] = RESERVED_IDS,
 ) -> list[str]:
     """De-duplicate ids in order, as ``style``'s build numbers repeats; explicit ones
     (flag True) are reserved before derived ones; the reader's own element ids
     (``RESERVED_IDS``) are never given to a heading."""
-    used = set(RESERVED_IDS) | {value for value, explicit in candidates if explicit}
-    seen_explicit: set[str] = set(RESERVED_IDS)
+    used = set(reserved) | {value for value, explicit in candidates if explicit}
+    seen_explicit: set[str] = set(reserved)
     result: list[str] = []
     for value, explicit in candidates:
         if explicit and value not in seen_explicit:
@@ -289,18 +296,20 @@ def _headings(
         if token.type == "heading_open" and token.map is not None:
             inline = tokens[index + 1]
             text, explicit = split_heading_attribute(inline.content)
-            found.append((index, token, inline, visible_text(text), explicit))
+            found.append((index, token, inline, visible_text(text, prose=False), explicit))
     candidates = [
         (explicit, True) if explicit else (slug(_slug_source(children(inline)), style), False)
         for _, _, inline, _, explicit in found
     ]
     ids = unique_ids(candidates, style)
+    built = unique_ids(candidates, style, frozenset())  # the dialect's own, reserved or not
     result = []
-    for (index, token, _, text, _), section_id in zip(found, ids, strict=True):
+    for (index, token, _, text, _), section_id, own in zip(found, ids, built, strict=True):
         start, end = token.map or (0, 0)
         heading = Heading(int(token.tag[1]), text, section_id, start + 1 + line_offset)
         top = token.level == 0 if boundaries is None else index in boundaries
-        result.append(ParsedHeading(heading, index, start, end, top))
+        alias = own if own != section_id else ""
+        result.append(ParsedHeading(heading, index, start, end, top, alias))
     return tuple(result)
 
 

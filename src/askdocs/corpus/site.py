@@ -9,6 +9,7 @@ nothing important become warnings. Chunking is the next step (``askdocs.ingest``
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -27,6 +28,7 @@ from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.pagekind import page_kind
 from askdocs.corpus.pages import CorpusPages, SourcePage
 from askdocs.corpus.sources import Candidate, Root, resolve_roots, scan_root
+from askdocs.corpus.urls import valid_slug
 from askdocs.settings import CorpusSettings, SiteConfig
 from askdocs.types import Page, PageError
 
@@ -156,7 +158,11 @@ def _add_group(
         run.warnings.append(
             f"{original.rel}: translation without an original in the default locale"
         )
-    slug = original.front.slug or original.path_slug
+    slug = _slug(original)
+    if not valid_slug(slug):
+        for _, doc in group:
+            run.errors.append(PageError(doc.rel, f"slug {slug!r} cannot be a reader address"))
+        return
     if slug in local:
         for _, doc in group:
             run.errors.append(PageError(doc.rel, f"slug {slug!r} is already used by {local[slug]}"))
@@ -180,7 +186,7 @@ def _add_group(
 def _add_page(
     run: _Run, root: Root, entry: FileEntry, doc: SourceDoc, slug: str, original: SourceDoc
 ) -> None:
-    if doc is not original and doc.front.slug not in (None, slug):
+    if doc is not original and doc.front.slug is not None and _slug(doc) != slug:
         run.warnings.append(f"{doc.rel}: 'slug' of a translation is ignored (uses {slug!r})")
     audience = original.front.audience or root.audience
     nav = root.nav.get(original.rel)
@@ -204,6 +210,8 @@ def _add_page(
             sections=doc.sections,
             meta=_meta(doc, nav),
             dialect=doc.dialect,
+            anchors=doc.anchors,
+            anchor_aliases=doc.anchor_aliases,
         ),
     )
     template = root.url_template or (
@@ -211,6 +219,18 @@ def _add_page(
     )
     kind = page_kind(doc.rel, page.meta, page.headings, root.configured_kind(doc.rel))
     run.pages.append(SourcePage(page, template, kind))
+
+
+def _slug(doc: SourceDoc) -> str:
+    """Front matter ``slug``, else the path's; Docusaurus reads a ``slug`` without a leading
+    ``/`` from the page's folder (``tutorials/index.md`` with ``slug: index``)."""
+    front = doc.front
+    if front.slug is None:
+        return doc.path_slug
+    folder = posixpath.dirname(doc.base)
+    if doc.dialect == "docusaurus" and not front.slug_from_root and folder:
+        return f"{folder}/{front.slug}"
+    return front.slug
 
 
 def _order(doc: SourceDoc, nav: NavEntry | None) -> int | None:

@@ -35,16 +35,23 @@ def asset_url(slug: str, asset_id: str) -> str:
 
 
 def link_context(page: Page, pages: Iterable[Page]) -> LinkContext:
-    """Every readable file of ``page``'s root, and every readable slug, with their anchors."""
+    """Every readable file of ``page``'s root, and every readable slug, with their anchors
+    (heading ids, explicit anchors, and the dialect's ids of headings the reader renamed)."""
     anchors: dict[str, set[str]] = {}
+    aliases: dict[str, dict[str, str]] = {}
     for other in pages:
         anchors.setdefault(other.slug, set()).update(h.section_id for h in other.headings)
-    targets = {slug: ArticleTarget(slug, frozenset(ids)) for slug, ids in anchors.items()}
+        anchors[other.slug].update(other.anchors)
+        aliases.setdefault(other.slug, {}).update(other.anchor_aliases)
+    targets = {
+        slug: ArticleTarget(slug, frozenset(ids), aliases.get(slug, {}))
+        for slug, ids in anchors.items()
+    }
     files: dict[str, ArticleTarget] = {}
     for other in pages:
         if other.root == page.root:
             files[other.path] = targets[other.slug]
-    return LinkContext(page.path, page.slug, files, targets)
+    return LinkContext(page.path, page.slug, files, targets, page.dialect == "mkdocs")
 
 
 def render_body(

@@ -35,6 +35,7 @@ from askdocs.corpus.dialects.tokens import ADMONITION_TYPES, Block, readable_nam
 
 INLINE_TAGS = frozenset({"b", "strong", "i", "em", "code", "kbd", "sub", "sup", "s", "del"})
 _MARKS = re.compile(r"\*\*|__|`")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _TYPE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 STACK = "dialect_stack"
 
@@ -55,7 +56,17 @@ def _nothing(*_: Any) -> str:
 
 
 def _title(text: str) -> str:
-    return escapeHtml(_MARKS.sub("", text).strip())
+    """A block title as HTML: code spans as ``<code>``, emphasis marks dropped, the rest
+    escaped."""
+    parts: list[str] = []
+    position = 0
+    text = text.strip()
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(escapeHtml(_MARKS.sub("", text[position : match.start()])))
+        parts.append(f"<code>{escapeHtml(match.group(2).strip())}</code>")
+        position = match.end()
+    parts.append(escapeHtml(_MARKS.sub("", text[position:])))
+    return "".join(parts).strip()
 
 
 def _type_class(name: str) -> str:
@@ -186,8 +197,8 @@ def _inline_tag(tag: html.Tag) -> str:
         return "<br>"
     if name in INLINE_TAGS:
         return f"</{name}>" if tag.closing else f"<{name}>"
-    if name == "a" and not tag.closing and "href" not in tag.attrs:
-        ident = tag.attrs.get("id") or tag.attrs.get("name")
+    if name in ("a", "span") and not tag.closing:
+        ident = tag.attrs.get("id") or (tag.attrs.get("name") if name == "a" else None)
         return f'<span id="{escapeHtml(ident)}"></span>' if ident else ""
     if tag.name in BADGES:
         return _badge(tag)

@@ -27,7 +27,10 @@ from askdocs.reader.dialect_html import add_dialect_rules
 MARKUP_VERSION = "3"
 # The corpus's heading attribute block ("{#id}", "{ #id }", "{: #id .class }"), removed
 # from the visible heading text exactly as the corpus removes it from ``Heading.text``.
-_ATTRIBUTE_ID = re.compile(r"\s*\{:?\s*#[\w][\w.:-]*(?:\s+[^}]*)?\s*\}\s*$")
+_ATTRIBUTE_ID = re.compile(
+    r"\s*\{:?\s*(?:#[\w][\w.:-]*(?:\s+[^}]*)?"
+    r"|(?:[^{}]*?\s)?id=([\"']?)[\w][\w.:-]*\1[^{}]*?)\s*\}\s*$"
+)
 _ALIGN = re.compile(r"text-align:(left|right|center)")
 
 

@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.ruler import RuleOptionsType
 from markdown_it.rules_block import StateBlock
 
+from askdocs.corpus.dialects.html import visible_text
 from askdocs.corpus.dialects.tokens import Block
 
 _TAB = re.compile(r'^(===[!+]?)[ \t]+"(.*)"[ \t]*$')
@@ -60,7 +61,7 @@ def _tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     indent = state.sCount[start] + BODY_INDENT
     stop = _indented_end(state, start, end, indent)
     marker = match.group(1)
-    block = Block("tab", title=match.group(2).strip(), indented=True)
+    block = Block("tab", title=visible_text(match.group(2).strip()), indented=True)
     block.name = "new" if marker.endswith("!") else ("selected" if marker.endswith("+") else "")
     push_body(state, block, start, stop, indent)
     return True

@@ -1,4 +1,5 @@
-"""MDX/JSX component tags made plain HTML tags before parsing, line for line (pure).
+"""MDX/JSX component tags (and HTML tags over several lines) made plain one-line HTML tags
+before parsing, line for line (pure).
 
 MDX lets a component's props be JavaScript expressions and span lines:
 
@@ -19,25 +20,12 @@ from __future__ import annotations
 import html
 import re
 
-from markdown_it.rules_core import StateCore
-
-_START = re.compile(r"<(/?)([A-Z][\w.]*)")
+_START = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _STRING = re.compile(r"^\s*(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*$", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _NAME = re.compile(r"[\w:.-]+")
 MAX_TAG_LINES = 40
-
-
-SOURCE_KEY = "askdocs_source"  # env key: the source the tokens' line maps point into
-
-
-def jsx_tags(state: StateCore) -> None:
-    """Core rule (before ``block``): ``state.src`` with its component tags normalised; the
-    result is left in ``env[SOURCE_KEY]`` for a caller that reads lines by their maps."""
-    if "<" in state.src:
-        state.src = normalise_tags(state.src)
-    state.env[SOURCE_KEY] = state.src
 
 
 def normalise_tags(text: str) -> str:
@@ -73,31 +61,49 @@ def _fence(line: str, fence: str | None) -> str | None:
 
 
 def _rewrite(lines: list[str], start: int) -> tuple[str, int]:
-    """The line at ``start`` with its component tags rewritten, and how many source lines
-    it used (more than one when a tag's props ran onto the next lines)."""
+    """The line at ``start`` with its tags rewritten, and how many source lines it used
+    (more than one when a tag's attributes ran onto the next lines). A component tag is
+    always rewritten; an HTML tag only when it spans lines or holds a ``{}`` expression;
+    a tag that never closes leaves the line as it was."""
     text, used = lines[start], 1
     out: list[str] = []
     position = 0
-    while True:
-        match = _START.search(text, position)
-        if match is None or _in_code_span(text, match.start()):
-            out.append(text[position:] if match is None else text[position : match.end()])
-            if match is None:
-                return "".join(out), used
+    while (match := _START.search(text, position)) is not None:
+        if _in_code_span(text, match.start()):
+            out.append(text[position : match.end()])
             position = match.end()
             continue
-        end = _tag_end(text, match.end())
-        opens_line = not text[: match.start()].strip()
-        while end is None and opens_line and _continues(lines, start + used, used):
-            text += " " + lines[start + used].strip()
-            used += 1
-            end = _tag_end(text, match.end())
+        end, joined, extra = _closed(lines, start + used, used, text, match)
         if end is None:
-            out.append(text[position:])
-            return "".join(out), used
+            return lines[start] if used == 1 else "".join(out) + text[position:], used
+        text, used = joined, used + extra
         out.append(text[position : match.start()])
-        out.append(_tag(match.group(1), match.group(2), text[match.end() : end]))
+        out.append(_rewritten(match, text[match.end() : end], text, extra > 0 or used > 1))
         position = end + 1
+    out.append(text[position:])
+    return "".join(out), used
+
+
+def _closed(
+    lines: list[str], index: int, used: int, text: str, match: re.Match[str]
+) -> tuple[int | None, str, int]:
+    """Where the tag ``match`` opens ends (its ``>``), the text joined to get there, and
+    how many further lines it took."""
+    end = _tag_end(text, match.end())
+    opens_line = not text[: match.start()].strip()
+    extra = 0
+    while end is None and opens_line and _continues(lines, index + extra, used + extra):
+        text += " " + lines[index + extra].strip()
+        extra += 1
+        end = _tag_end(text, match.end())
+    return end, text, extra
+
+
+def _rewritten(match: re.Match[str], attributes: str, text: str, spans_lines: bool) -> str:
+    closing, name = match.group(1), match.group(2)
+    if name[:1].isupper() or spans_lines or "{" in attributes:
+        return _tag(closing, name, attributes)
+    return text[match.start() : match.end() + len(attributes) + 1]
 
 
 def _continues(lines: list[str], index: int, used: int) -> bool:

@@ -256,16 +256,12 @@ def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
         opened = _structural(item, stack, token)
         if opened is not None:
             _flush(out, text, token)
+            if html.anchor_id(item):
+                out.append(_anchor(html.anchor_id(item)))
             out.append(opened)
-        elif (
-            item.name.lower() == "a"
-            and not item.closing
-            and ("id" in item.attrs or "name" in item.attrs)
-        ):
+        elif html.anchor_id(item):
             _flush(out, text, token)
-            anchor = Token("html_anchor", "span", 0)
-            anchor.attrs = {"id": item.attrs.get("id") or item.attrs.get("name", "")}
-            out.append(anchor)
+            out.append(_anchor(html.anchor_id(item)))
         elif item.component and item.self_closing and item.prose:
             text.append(item.prose)
         elif name == "img" and item.attrs.get("alt"):
@@ -274,6 +270,12 @@ def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
             text.append("\n")
     _flush(out, text, token)
     return out
+
+
+def _anchor(ident: str) -> Token:
+    anchor = Token("html_anchor", "span", 0)
+    anchor.attrs = {"id": ident}
+    return anchor
 
 
 def _dropped(token: Token, name: str) -> list[Token]:

@@ -27,7 +27,6 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.blocks import abbreviations_plugin, mkdocstrings_plugin, tabs_plugin
-from askdocs.corpus.dialects.jsx import jsx_tags
 from askdocs.corpus.dialects.normalise import (
     BASE_RULES,
     RULES_KEY,
@@ -37,6 +36,7 @@ from askdocs.corpus.dialects.normalise import (
     mdx_lines,
     run_rules,
 )
+from askdocs.corpus.dialects.source import rewrite_source
 from askdocs.corpus.dialects.vitepress import code_groups, fences
 from askdocs.corpus.dialects.vitepress import tabs_plugin as vitepress_tabs_plugin
 
@@ -68,7 +68,7 @@ def make_dialect_parser(dialect: Dialect) -> MarkdownIt:
     if dialect == "vitepress":
         rules = (*rules, fences, code_groups)
     md.options[RULES_KEY] = (*rules, group_tabs)
-    md.core.ruler.after("normalize", "jsx_tags", jsx_tags)
+    md.core.ruler.after("normalize", "source", rewrite_source)
     md.core.ruler.after("block", "dialects", run_rules)
     md.core.ruler.after("inline", "dialect_inline", inline_text)
     return md
