@@ -60,6 +60,7 @@ CODES: tuple[ErrorCode, ...] = (
     # -- sites, search, Ask AI --------------------------------------------------------------
     _c("site_not_found", 404, "no such site for this caller (unknown, private or not live)"),
     _c("no_documents", 404, "the site's docs roots hold no pages to search"),
+    _c("docs_root_missing", 503, "a docs root of the site is missing or cannot be read"),
     _c("invalid_query", 400, "q is blank or holds a NUL character"),
     _c("ask_unavailable", 404, "Ask AI is off, or the site is not public and live"),
     _c("invalid_since", 400, "the gaps report's since is not like 24h, 7d or 2w"),
@@ -221,6 +222,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "site": ("site_not_found", "invalid_origin"),
     "engine": (
         "no_documents",
+        "docs_root_missing",
         "invalid_query",
         "index_building",
         "embedding_unavailable",

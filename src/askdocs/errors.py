@@ -6,6 +6,7 @@ to a tool error with the message. Messages never hold secrets.
 
     AskDocsError
     ├── ConfigError                 misconfiguration (missing root, bad setting)      500 / exit 2
+    │   └── DocsRootMissing         a docs root is missing or unreadable              503
     ├── InvalidInput                a request or argument that fails validation       400
     ├── NotFound                    missing (or hidden: never 403 for others' data)    404
     ├── AuthError                   missing / invalid credentials                      401
@@ -58,6 +59,14 @@ def _rebuilt(kind: type[AskDocsError], message: str, state: dict[str, object]) -
 class ConfigError(AskDocsError):
     status = 500
     code = "config_error"
+
+
+class DocsRootMissing(ConfigError):
+    """A required docs root is missing or cannot be read: the site's explicit state, never
+    "still being built" (search, /readyz, ``askdocs sites``, the admin Sites tab)."""
+
+    status = 503
+    code = "docs_root_missing"
 
 
 class InvalidInput(AskDocsError):

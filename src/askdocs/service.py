@@ -14,13 +14,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from askdocs.corpus import CorpusCache
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.corpus.parse_pool import ParsePool
+from askdocs.corpus.sources import missing_root
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_query_embedder
-from askdocs.errors import AskDocsError, NotFound
+from askdocs.errors import AskDocsError, DocsRootMissing, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
 from askdocs.indexing import ActivityMonitor
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
@@ -60,6 +62,22 @@ class SiteIndexStatus:
     error: str | None = None
     empty: bool = False  # the last indexing run found no documents (ready, with nothing)
     bad_files: tuple[PageError, ...] = ()  # files the last indexing run could not use
+    state: SiteState = "ready"
+
+    @classmethod
+    def state_of(cls, *, ready: bool, building: bool, empty: bool, error: str | None) -> SiteState:
+        if empty:
+            return "empty"
+        if ready:
+            return "ready"
+        if error is not None:
+            return "error"
+        return "building"
+
+
+# What a site's documentation is doing now, on every surface that reports it (/readyz,
+# ``askdocs sites``, the admin Sites tab): ``docs_root_missing`` wins over the index's state.
+SiteState = Literal["ready", "building", "empty", "error", "docs_root_missing"]
 
 
 class AskDocs:
@@ -354,6 +372,9 @@ class AskDocs:
         searches BM25 alone without creating the embedder (MCP local mode's first answers,
         while only a keyword-only collection exists: the same hits, no model load)."""
         config = self.site(site)
+        missing = missing_root(config)
+        if missing is not None:
+            raise DocsRootMissing(f"the documentation of site {config.id!r} is missing: {missing}")
         if config.id in self._empty and config.id not in self._errors:
             raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
         request = SearchRequest(
@@ -394,15 +415,21 @@ class AskDocs:
         site = self.site(site_id)
         info = self._searchable(site.id)
         empty = info is None and site.id in self._empty and site.id not in self._errors
+        building, error = site.id in self._building, self._errors.get(site.id)
+        missing = missing_root(site)
+        state = SiteIndexStatus.state_of(
+            ready=info is not None, building=building, empty=empty, error=error
+        )
         return SiteIndexStatus(
             site=site.id,
-            ready=info is not None or empty,
-            building=site.id in self._building,
+            ready=(info is not None or empty) and missing is None,
+            building=building,
             collection=info.name if info else None,
             chunks=info.points_of(site.id) if info else 0,
-            error=self._errors.get(site.id),
+            error=f"docs_root_missing: {missing}" if missing is not None else error,
             empty=empty,
             bad_files=self._bad_files.get(site.id, ()),
+            state="docs_root_missing" if missing is not None else state,
         )
 
     def _searchable(self, site_id: str) -> CollectionInfo | None:

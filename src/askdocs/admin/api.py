@@ -18,7 +18,7 @@ from askdocs.admin import operations, provider_test, reads, sites
 from askdocs.admin.active import ActiveProviders
 from askdocs.admin.args import JsonObject, org_hint
 from askdocs.admin.crypto import SecretBox, secrets_key_file
-from askdocs.admin.env import AdminEnv
+from askdocs.admin.env import AdminEnv, SiteReport
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
 from askdocs.admin.models import as_args, parse
 from askdocs.admin.operations import access
@@ -26,6 +26,7 @@ from askdocs.admin.proposals import NewProposal, ProposalStore, Source, StoredPr
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
 from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
 from askdocs.db import Database
+from askdocs.errors import AskDocsError
 from askdocs.indexing import Indexer
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
@@ -59,6 +60,7 @@ class AdminApi:
             reserved_site_ids=service.catalog.static_ids,
             sites_changed=self.sync_sites,
             providers_changed=self.sync_providers,
+            site_report=self.site_report,
         )
         self.active = ActiveProviders(settings, db, self.env.secrets, chat)
         self.proposals = ProposalStore(db, settings.admin.proposal_ttl_seconds)
@@ -69,6 +71,14 @@ class AdminApi:
         self.embedding_changed = embedding_changed or self.indexer.trigger
 
     # -- synchronous: call from a worker thread -------------------------------------------
+
+    def site_report(self, site_id: str) -> SiteReport:
+        """The engine's state of a site and its pages not served (an unknown site: none)."""
+        try:
+            status = self.service.status(site_id)
+        except AskDocsError:
+            return ("unknown", ())
+        return (status.state, status.bad_files)
 
     def read(self, tool: str, user_id: str, args: JsonObject) -> JsonObject:
         return reads.read(self.env, tool, user_id, args)

@@ -15,8 +15,11 @@ from askdocs.admin.crypto import SecretBox
 from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
 from askdocs.settings import Settings
+from askdocs.types import PageError
 
 JsonObject = dict[str, Any]
+# A site's state (``service.SiteState``) and the pages its last indexing run could not use
+SiteReport = tuple[str, tuple[PageError, ...]]
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class AdminEnv:
     reserved_site_ids: Callable[[], set[str]] = field(default=lambda: set())
     sites_changed: Callable[[], None] = field(default=lambda: None)
     providers_changed: Callable[[], None] = field(default=lambda: None)
+    site_report: Callable[[str], SiteReport] = field(default=lambda site_id: ("unknown", ()))
     apply_lock: threading.Lock = field(default_factory=threading.Lock)  # applies, one at a time
 
 

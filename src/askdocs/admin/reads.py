@@ -5,6 +5,7 @@ read takes its typed arguments (``admin.models``), parsed once at the boundary."
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -21,6 +22,7 @@ from askdocs.admin.ops_pages import is_draft
 from askdocs.admin.results import (
     GrantsOut,
     InUse,
+    LinkOut,
     MemberGrants,
     PageEntry,
     PageOut,
@@ -40,6 +42,10 @@ from askdocs.corpus.sources import resolve_roots, scan_root
 from askdocs.db.admin_models import IndexRunRow, SiteRow
 from askdocs.db.models import MembershipRow, UserRow
 from askdocs.errors import ConfigError
+from askdocs.ingest import read_site
+from askdocs.reader.control import readable_variants
+from askdocs.reader.linkcheck import unresolved_links
+from askdocs.settings import SiteConfig
 
 Read = Callable[[AdminEnv, Session, str | None, str, Any], Result]  # Any: its own model
 MAX_PAGE_CHARS = 50_000
@@ -49,7 +55,8 @@ DEFAULT_RUNS = 20
 def list_sites(
     env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
 ) -> SitesOut:
-    return SitesOut(sites=[SiteOut.of(row) for row in sites.org_sites(session, org)])
+    rows = sites.org_sites(session, org)
+    return SitesOut(sites=[SiteOut.of(row).with_report(env.site_report(row.id)) for row in rows])
 
 
 def get_site(
@@ -63,23 +70,48 @@ def get_site(
 def list_pages(
     env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
 ) -> PagesOut:
+    """Every Markdown file of the site, the files left out with the reason (a symbolic
+    link, invalid front matter...) and the links the reader cannot follow."""
     row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
     config = sites.site_config(row, env.sites_dir)
     base = sites.site_folder(env.sites_dir, row.id).resolve()
     found: list[PageEntry] = []
-    errors: list[PageProblem] = []
     try:
         roots = resolve_roots(config)
     except ConfigError:
         roots = []
+    prefixes = {str(root.path): _prefix(root.path, base) for root in roots}
     for root in roots:
-        prefix = root.path.relative_to(base).as_posix() if root.path != base else ""
-        scan = scan_root(root)
-        for item in scan.files:
-            path = f"{prefix}/{item.rel}" if prefix else item.rel
+        for item in scan_root(root).files:
+            path = _joined(prefixes[str(root.path)], item.rel)
             found.append(PageEntry(path=path, bytes=item.key.size, audience=root.audience))
-        errors += [PageProblem(path=e.path, reason=e.reason) for e in scan.errors]
-    return PagesOut(site_id=row.id, pages=found, errors=errors)
+    errors, links = _problems(env, config, prefixes) if roots else ([], [])
+    return PagesOut(site_id=row.id, pages=found, errors=errors, links=links)
+
+
+def _prefix(path: Path, base: Path) -> str:
+    return path.relative_to(base).as_posix() if path != base else ""
+
+
+def _joined(prefix: str, rel: str) -> str:
+    return f"{prefix}/{rel}" if prefix else rel
+
+
+def _problems(
+    env: AdminEnv, config: SiteConfig, prefixes: dict[str, str]
+) -> tuple[list[PageProblem], list[LinkOut]]:
+    """The site read as the engine reads it: its bad files and unresolved links (paths
+    from the site's folder)."""
+    snapshot = read_site(config, env.settings.corpus)
+    root_of = {page.path: prefixes.get(page.root, "") for page in snapshot.pages}
+    only = next(iter(prefixes.values()), "") if len(prefixes) == 1 else ""
+    errors = [PageProblem(path=_joined(only, e.path), reason=e.reason) for e in snapshot.errors]
+    problems = unresolved_links(snapshot.pages, readable_variants(snapshot))
+    links = [
+        LinkOut(path=_joined(root_of.get(p.path, ""), p.path), href=p.href, reason=p.reason)
+        for p in problems
+    ]
+    return errors, links
 
 
 def read_page(

@@ -10,9 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import PlainSerializer
+from pydantic import Field, PlainSerializer
 
 from askdocs.db.admin_models import IndexRunRow, ProviderRow, SiteRow
+from askdocs.types import PageError
 from askdocs.wire import Wire
 
 JsonObject = dict[str, object]
@@ -32,6 +33,11 @@ class Result(Wire):
         return self.model_dump(mode="json", by_alias=True)
 
 
+class PageProblem(Result):
+    path: str
+    reason: str
+
+
 class SiteOut(Result):
     id: str
     organisation_id: str
@@ -42,10 +48,17 @@ class SiteOut(Result):
     ask_enabled: bool
     ask_daily_limit: int | None
     default_locale: str
+    state: str = "unknown"  # ready | building | empty | error | docs_root_missing
+    problems: list[PageProblem] = Field(default_factory=list)  # pages not served, and why
 
     @classmethod
     def of(cls, row: SiteRow) -> SiteOut:
         return cls.copy_of(row)
+
+    def with_report(self, report: tuple[str, tuple[PageError, ...]]) -> SiteOut:
+        state, bad = report
+        problems = [PageProblem(path=error.path, reason=error.reason) for error in bad]
+        return self.model_copy(update={"state": state, "problems": problems})
 
 
 class RunOut(Result):
@@ -113,15 +126,19 @@ class PageEntry(Result):
     audience: str
 
 
-class PageProblem(Result):
+class LinkOut(Result):
+    """An authored link the reader cannot follow (``reader.linkcheck``)."""
+
     path: str
+    href: str
     reason: str
 
 
 class PagesOut(Result):
     site_id: str
     pages: list[PageEntry]
-    errors: list[PageProblem]
+    errors: list[PageProblem]  # files left out: unsafe, unreadable, invalid front matter...
+    links: list[LinkOut] = Field(default_factory=list)
 
 
 class PageOut(Result):

@@ -22,7 +22,7 @@ from askdocs.corpus.globs import GlobSet, compile_globs
 from askdocs.corpus.pagekind import PageKind
 from askdocs.corpus.safe_read import StatKey, file_kind
 from askdocs.corpus.urls import URL_FIELDS, template_fields
-from askdocs.errors import ConfigError
+from askdocs.errors import ConfigError, DocsRootMissing
 from askdocs.settings import RootConfig, SiteConfig
 from askdocs.types import Audience, PageError
 
@@ -93,11 +93,11 @@ def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Ro
     path = config.path.expanduser()
     if not path.exists():
         if config.required:
-            raise ConfigError(f"docs root {path} does not exist")
+            raise DocsRootMissing(f"docs root {path} does not exist")
         return None
     real = path.resolve(strict=True)
     if not real.is_dir():
-        raise ConfigError(f"docs root {path} is not a folder")
+        raise DocsRootMissing(f"docs root {path} is not a folder")
     detection = detect_dialect(real, config.dialect or dialect)
     nav = load_nav(real, detection.config)
     kinds = tuple((compile_globs([glob]), kind) for glob, kind in config.page_kinds.items())
@@ -116,6 +116,24 @@ def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Ro
     )
 
 
+def missing_root(site: SiteConfig) -> str | None:
+    """Why a required root of ``site`` cannot be read now (missing, not a folder, not
+    listable), or None: a few system calls, cheap enough for every search."""
+    for config in site.roots:
+        path = config.path.expanduser()
+        if not config.required and not path.exists():
+            continue
+        if not path.is_dir():
+            return (
+                f"docs root {path} does not exist"
+                if not path.exists()
+                else (f"docs root {path} is not a folder")
+            )
+        if not os.access(path, os.R_OK | os.X_OK):
+            return f"docs root {path} cannot be read"
+    return None
+
+
 def scan_root(root: Root) -> Scan:
     files: list[Candidate] = []
     errors: list[PageError] = []
@@ -132,7 +150,9 @@ def _walk(root: Root, prefix: str) -> Iterator[Candidate | PageError]:
         with os.scandir(root.path / prefix if prefix else root.path) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except OSError as exc:
-        yield PageError(prefix.rstrip("/") or ".", f"folder cannot be read: {exc.strerror}")
+        if not prefix:
+            raise DocsRootMissing(f"docs root {root.path} cannot be read: {exc.strerror}") from exc
+        yield PageError(prefix.rstrip("/"), f"folder cannot be read: {exc.strerror}")
         return
     for entry in entries:
         yield from _visit(root, prefix + entry.name, entry)

@@ -97,6 +97,7 @@ class SiteStatusOut(Out):
     error: str | None = None
     empty: bool = False
     bad_files: list[BadFileOut] = []
+    state: str = "ready"  # ready | building | empty | error | docs_root_missing
 
 
 class ReadyResponse(BaseModel):

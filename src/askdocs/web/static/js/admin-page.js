@@ -52,6 +52,17 @@ function card(title, ...children) {
   return node;
 }
 
+const SITE_STATES = {
+  ready: "ready", building: "indexing", empty: "no pages", error: "indexing failed",
+  docs_root_missing: "docs folder missing", unknown: "",
+};
+
+function siteState(site) {
+  const label = SITE_STATES[site.state] ?? site.state;
+  const count = (site.problems || []).length;
+  return count ? `${label} (${count} page${count === 1 ? "" : "s"} not served)` : label;
+}
+
 async function sitesPanel(ctx) {
   const query = new URLSearchParams({ organisationId: ctx.orgId });
   const parts = [];
@@ -69,10 +80,14 @@ async function sitesPanel(ctx) {
           button.textContent = error.message || "Refused";
         }
       });
-      return [site.id, site.name, site.public ? "public" : "private", site.hostnames.join(", "), button];
+      return [site.id, site.name, site.public ? "public" : "private", site.hostnames.join(", "),
+        siteState(site), button];
     });
-    parts.push(rows.length ? table(["Id", "Name", "Visibility", "Hostnames", ""], rows)
+    parts.push(rows.length ? table(["Id", "Name", "Visibility", "Hostnames", "State", ""], rows)
       : note("This organisation has no sites of its own yet."));
+    const problems = sites.flatMap((site) => (site.problems || [])
+      .map((p) => [site.id, p.path, p.reason]));
+    if (problems.length) parts.push(table(["Site", "Page not served", "Reason"], problems));
   } catch (error) {
     parts.push(note(refusalText(error)));
   }
