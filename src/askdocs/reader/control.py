@@ -18,7 +18,8 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from askdocs.corpus import CorpusCache
@@ -83,12 +84,24 @@ class DocsReader:
             locale=chosen,
             revision=self._revision(snapshot),
             categories=catalogs.categorise(pages, chosen),
+            locales=site_locales(snapshot, site.default_locale, self.locales),
         )
 
-    def pages(self, site: SiteConfig, locale: str | None) -> tuple[str, list[Page]]:
-        """The chosen locale and the pages a reader may see in it (no developer pages)."""
+    def pages(
+        self, site: SiteConfig, locale: str | None, *, developer: bool = False
+    ) -> tuple[str, list[Page]]:
+        """The chosen locale and the pages a reader may see in it: user pages, and with
+        ``developer`` (a signed-in member) the developer pages under ``developer/<slug>``,
+        the slug their articles answer to."""
         chosen = check_locale(locale, self.locales)
-        return chosen, readable_pages(self._snapshot(site), chosen)
+        snapshot = self._snapshot(site)
+        found = readable_pages(snapshot, chosen)
+        if developer:
+            found += [
+                replace(page, slug=DEVELOPER_PREFIX + page.slug)
+                for page in developer_pages(snapshot, chosen)
+            ]
+        return chosen, found
 
     def article(
         self,
@@ -253,6 +266,12 @@ class DocsReader:
             ids = sorted(asset.asset_id for asset in self._assets_of(page))
             digest.update(f"{page.slug}:{page.locale}:{','.join(ids)}\n".encode())
         return digest.hexdigest()
+
+
+def site_locales(snapshot: CorpusSnapshot, default: str, known: Sequence[str]) -> list[str]:
+    """The locales of ``known`` the site has readable pages in, its default first."""
+    present = {page.locale for page in readable_variants(snapshot)}
+    return [code for code in dict.fromkeys((default, *known)) if code == default or code in present]
 
 
 def readable_variants(snapshot: CorpusSnapshot) -> list[Page]:

@@ -44,6 +44,10 @@ class Catalog(BaseModel):
     locale: str
     revision: str = Field(description="Changes whenever any page, its metadata or image does.")
     categories: list[CatalogCategory]
+    locales: list[str] = Field(
+        default_factory=list,
+        description="The locales the site has pages in (its default first): the language picker.",
+    )
 
 
 class TocEntry(BaseModel):

@@ -1,10 +1,11 @@
 """Agent-facing text: ``/llms.txt``, ``/llms-full.txt`` and ``/docs/{slug}.md`` per site.
 
 The site is chosen as the reader chooses it (``?site=``, else the request's host, else the
-first site; public and live only: 404 ``site_not_found`` otherwise) and only the pages the
-reader shows are included (user pages, never developer pages). ``?locale=`` picks the
-language as in the reader API (default: the site's default locale). See
-docs/reader-api.md.
+first site; public and live ones and the caller's organisations' sites: 404
+``site_not_found`` otherwise) and exactly the pages the reader shows the caller are included
+(user pages; for a signed-in member also developer pages, under ``developer/<slug>``).
+``?locale=`` picks the language as in the reader API (default: the site's default locale).
+See docs/reader-api.md.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from askdocs.reader.ids import check_slug
 from askdocs.reader.llmstxt import llms_full, llms_index, page_markdown
 from askdocs.server.deps import CatalogDep, HostDep, ReaderDep
 from askdocs.server.routes.reader import LocaleParam, SiteParam, reader_site
+from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import SiteConfig
+from askdocs.sites import SiteCaller
 from askdocs.types import Page
 
 router = APIRouter()
@@ -36,8 +39,11 @@ def _base(site: SiteConfig) -> str:
     return site.default_address or ""
 
 
-def _pages(reader: DocsReader, config: SiteConfig, locale: str | None) -> tuple[str, list[Page]]:
-    return reader.pages(config, locale or config.default_locale)
+def _pages(
+    reader: DocsReader, config: SiteConfig, locale: str | None, caller: SiteCaller
+) -> tuple[str, list[Page]]:
+    developer = caller.reads_developer_pages
+    return reader.pages(config, locale or config.default_locale, developer=developer)
 
 
 def _site_text(
@@ -45,9 +51,10 @@ def _site_text(
     reader: DocsReader,
     config: SiteConfig,
     locale: str | None,
+    caller: SiteCaller,
 ) -> Response:
     """One site's pages rendered as plain text (the site map or every page in full)."""
-    chosen, pages = _pages(reader, config, locale)
+    chosen, pages = _pages(reader, config, locale, caller)
     return PlainTextResponse(render(_name(config), pages, chosen, _base(config)), headers=HEADERS)
 
 
@@ -56,10 +63,12 @@ def llms_txt(
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
+    caller: SiteCallerDep,
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> Response:
-    return _site_text(llms_index, reader, reader_site(sites, host, site), locale)
+    config = reader_site(sites, host, site, caller)
+    return _site_text(llms_index, reader, config, locale, caller)
 
 
 @router.get("/llms-full.txt", response_class=PlainTextResponse)
@@ -67,10 +76,12 @@ def llms_full_txt(
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
+    caller: SiteCallerDep,
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> Response:
-    return _site_text(llms_full, reader, reader_site(sites, host, site), locale)
+    config = reader_site(sites, host, site, caller)
+    return _site_text(llms_full, reader, config, locale, caller)
 
 
 @router.get("/docs/{slug:path}.md", response_class=PlainTextResponse)
@@ -78,13 +89,14 @@ def page_md(
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
+    caller: SiteCallerDep,
     slug: str,
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> Response:
     check_slug(slug)
-    config = reader_site(sites, host, site)
-    _, pages = _pages(reader, config, locale)
+    config = reader_site(sites, host, site, caller)
+    _, pages = _pages(reader, config, locale, caller)
     page = next((p for p in pages if p.slug == slug), None)
     if page is None:
         raise NotFound("no such article", code="article-not-found")

@@ -1,7 +1,11 @@
-"""``GET /api/search``: hybrid search over one public site, with citations."""
+"""``GET /api/search``: hybrid search over one public site, with citations.
+
+A caller finds exactly the pages the reader shows them (``SiteCaller.search_audience``):
+a visitor user pages only, a signed-in member developer pages too."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Annotated
 
@@ -40,7 +44,10 @@ async def search(
     if "\x00" in q or not q.strip():
         raise InvalidInput("q must be non-empty text without NUL characters", code="invalid_query")
     chosen = public_site(catalog, host, site, caller)
-    run = partial(engine.search, q, site=chosen.id, locale=locale, audience=audience, limit=limit)
+    readable, shown = caller.search_audience(audience)
+    run = partial(engine.search, q, site=chosen.id, locale=locale, audience=readable, limit=limit)
     result = await pool.run(interactive(engine, run))
+    if not shown:
+        result = replace(result, hits=(), match=False)
     body = SearchResponse.of(q, chosen.id, result)
     return JSONResponse(body.model_dump(mode="json"), headers=NO_STORE)
