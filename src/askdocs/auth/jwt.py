@@ -2,7 +2,9 @@
 
 Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
 as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
-caller; a token alone never grants it.
+caller; a token alone never grants it. ``tokenVersion`` (absent: 0) is the account's token
+version when the token was minted; the caller compares it with the account's now
+(``users.principal.resolve``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 import jwt as pyjwt
 
 from askdocs.auth.keys import signing_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.settings import Settings
 
@@ -31,6 +34,7 @@ class Claims:
     platform_admin: bool
     issued_at: int
     expires_at: int
+    token_version: int = 0
 
 
 def mint(
@@ -42,6 +46,7 @@ def mint(
     org_role: str | None = None,
     platform_admin: bool = False,
     now: int | None = None,
+    token_version: int = 0,
 ) -> str:
     issued = int(time.time()) if now is None else now
     ttl = ttl_seconds or settings.auth.default_token_ttl_seconds
@@ -52,6 +57,7 @@ def mint(
         "iss": settings.auth.jwt_issuer,
         "aud": settings.auth.jwt_audience,
         "platformAdmin": platform_admin,
+        "tokenVersion": token_version,
     }
     if org is not None:
         claims["org"] = org
@@ -73,16 +79,18 @@ def verify(token: str, settings: Settings) -> Claims:
             options={"require": list(REQUIRED_CLAIMS)},
         )
     except pyjwt.ExpiredSignatureError as exc:
-        raise AuthError("token expired", code="token_expired") from exc
+        raise AuthError("token expired", code=ErrorCode.TOKEN_EXPIRED) from exc
     except pyjwt.PyJWTError as exc:
-        raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
+        raise AuthError(f"invalid token: {exc}", code=ErrorCode.INVALID_TOKEN) from exc
     return _claims(data)
 
 
 def _claims(data: dict[str, object]) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
-        raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
+        raise AuthError(
+            "invalid token: sub must be a non-empty string", code=ErrorCode.INVALID_TOKEN
+        )
     admin = data.get("platformAdmin", data.get("isAdmin", False))
     org, role = data.get("org"), data.get("orgRole")
     return Claims(
@@ -92,7 +100,17 @@ def _claims(data: dict[str, object]) -> Claims:
         platform_admin=admin is True,
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
+        token_version=_version(data),
     )
+
+
+def _version(data: dict[str, object]) -> int:
+    value = data.get("tokenVersion", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AuthError(
+            "invalid token: tokenVersion must be a whole number", code=ErrorCode.INVALID_TOKEN
+        )
+    return value
 
 
 def _numeric_date(data: dict[str, object], name: str) -> int:
@@ -100,5 +118,5 @@ def _numeric_date(data: dict[str, object], name: str) -> int:
     boolean or a non-finite number is an invalid token, never a 500."""
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise AuthError(f"invalid token: {name} must be a number", code="invalid_token")
+        raise AuthError(f"invalid token: {name} must be a number", code=ErrorCode.INVALID_TOKEN)
     return math.floor(value)
