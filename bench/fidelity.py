@@ -15,9 +15,10 @@ measured is text, not ranking), every readable page is rendered through ``DocsRe
 visitor, and every page title is searched through the engine with the visitor's audience
 (``SiteCaller.search_audience``), top 10. Printed per tree:
 
-* ``raw``: raw dialect markers (tags ``<Name`` / ``</name``, ``:::``, ``===`` / ``== x``,
-  ``!!!``, ``{% %}``, ``{#``, ``import X from`` lines, ``<<<``) outside code, in rendered
-  HTML text, page titles, headings, and search hit titles, headings and snippets;
+* ``raw``: raw dialect markers (component or HTML tags, ``:::``, ``=== "Tab"`` / ``== tab``,
+  ``!!! note`` / ``??? note``, ``{% %}``, ``{#``, ``import X from`` lines, ``<<<``) outside
+  code, in rendered HTML text, page titles, headings, and search hit titles, headings and
+  snippets;
 * ``titles``: pages whose title differs from the title the dialect's own build shows
   (``expected_title``: an independent reading of the raw file);
 * ``links``: authored internal links the reader renders as plain text (or whose anchor it
@@ -139,8 +140,8 @@ _TAG_NAME = rf"(?:[A-Z][\w.]*|(?:{HTML_NAMES})(?![\w-]))"
 MARKERS: dict[str, re.Pattern[str]] = {
     "tag": re.compile(rf"<\/?{_TAG_NAME}(?:\s[^<>]*)?/?>|&lt;/?{_TAG_NAME}[\s&/]"),
     ":::": re.compile(r":::"),
-    "===": re.compile(r"^\s*===|^\s*==\s\S", re.M),
-    "!!!": re.compile(r"^\s*!!!|^\s*\?\?\?", re.M),
+    "===": re.compile(r"^\s*===[!+]?\s+[\"']|^\s*==\s+\w", re.M),  # Material / VitePress tabs
+    "!!!": re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+\w", re.M),  # admonitions
     "{% %}": re.compile(r"\{%.*?%\}|\{%"),
     "{#": re.compile(r"\{#|\{ #"),
     "import": re.compile(r"^\s*import\s+[\w{}*,\s]+\s+from\s+['\"]", re.M),

@@ -219,3 +219,15 @@ def test_explicit_anchors_and_renamed_headings_are_link_targets() -> None:
     assert [h.section_id for h in doc.headings] == ["page", "search-1", "9.7.0"]
     assert [h.text for h in doc.headings][2] == "9.7.0 November"
     assert doc.anchor_aliases == (("search", "search-1"),)
+
+
+def test_myst_colon_fences_comments_and_attributes() -> None:
+    doc = parse("myst-colon", "myst")
+    found = lines(doc)
+    for line in ("Note: A titled note", "Note body words.", "First:", "First tab words.",
+                 "Second:", "A paragraph with a span target inside."):  # fmt: skip
+        assert line in found
+    text = prose(doc)
+    for gone in (":::", ":class:", "comment line", "{#", "]{"):
+        assert gone not in text
+    assert doc.anchors == ("paragraph-target", "span-target")

@@ -139,3 +139,17 @@ def test_title_suffixes_and_fence_info() -> None:
     )
     assert fence_info("ts:line-numbers {1,2} [vite.config.ts]") == ("ts", "vite.config.ts")
     assert fence_info("sh") == ("sh", "")
+
+
+def test_nested_tabs_plugin_sets_mark_outer_tabs_with_more_equals() -> None:
+    text = (
+        "# T\n\n::::tabs\n=== outer a\nOuter words.\n\n:::tabs\n== inner a\nInner a.\n"
+        "== inner b\nInner b.\n:::\n\n=== outer b\nOuter b words.\n::::\n"
+    )
+    doc = parse_document(text, "t.md", OPTIONS)
+    body = "\n".join(section.text for section in doc.sections)
+    assert body.split("\n") == [
+        "outer a:", "Outer words.", "", "inner a:", "Inner a.", "inner b:", "Inner b.", "",
+        "outer b:", "Outer b words.",
+    ]  # fmt: skip
+    assert dict(doc.diagnostics.counts)["tabset"] == 2

@@ -246,8 +246,10 @@ def _order(doc: SourceDoc, nav: NavEntry | None) -> int | None:
 
 def _title(doc: SourceDoc, nav: NavEntry | None) -> str:
     """A navigation label comes after front matter ``title``/``sidebar_label``, before
-    the H1 and the file name."""
-    if nav is not None and nav.label and doc.title_source in ("h1", "file name"):
+    the H1 and the file name; in MkDocs before everything (its page title is the nav's)."""
+    if nav is None or not nav.label:
+        return doc.title
+    if doc.dialect == "mkdocs" or doc.title_source in ("h1", "file name"):
         return nav.label
     return doc.title
 

@@ -23,12 +23,12 @@ def template_fields(template: str) -> set[str]:
 
 MAX_SLUG_CHARS = 200
 MAX_SLUG_SEGMENTS = 16
-_SEGMENT = re.compile(r"[\w~-](?:[\w.~ -]{0,98}[\w.~-])?")
+_SEGMENT = re.compile(r"[\w~+-](?:[\w.~+ -]{0,98}[\w.~+-])?")
 
 
 def valid_slug(slug: str) -> bool:
     """A slug the reader serves: 1-16 ``/``-separated segments of letters, digits, ``_``,
-    ``~``, ``-``, ``.`` and inner spaces, never starting with a dot; at most 200
+    ``~``, ``+``, ``-``, ``.`` and inner spaces, never starting with a dot; at most 200
     characters; printable; stable under NFKC. A page with any other slug is never indexed
     (the corpus lists it as a bad file), so no surface cites a page the reader refuses."""
     if not 0 < len(slug) <= MAX_SLUG_CHARS or not slug.isprintable():

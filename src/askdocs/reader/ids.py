@@ -24,8 +24,8 @@ _ASSET_ID = re.compile(r"[0-9a-f]{64}\.(?:png|jpg|gif|webp)")
 def check_slug(slug: str) -> str:
     """Return ``slug`` if it is a well-formed article slug, else raise ``InvalidInput``.
 
-    A slug is 1-16 ``/``-separated segments of letters, digits, ``_``, ``~``, ``-``, ``.``
-    and inner spaces, never starting with a dot (so no ``.`` or ``..`` segment); at most
+    A slug is 1-16 ``/``-separated segments of letters, digits, ``_``, ``~``, ``+``, ``-``,
+    ``.`` and inner spaces, never starting with a dot (so no ``.`` or ``..`` segment); at most
     200 characters; printable; stable under NFKC (fullwidth dots and other compatibility
     forms never pass): ``corpus.urls.valid_slug``. Slugs are only ever dictionary keys,
     never file paths.

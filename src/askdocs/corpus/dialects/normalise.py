@@ -79,11 +79,16 @@ def containers(state: StateCore) -> None:
             if block.kind == "tabset" and token.map:
                 block.drop.append(token.map[0])  # its marker line has no title to show
             _retype(token, block)
+            if not slash and token.map:
+                block.drop += _colon_options(state, token.map[0])
         elif token.type in ("container_colon_close", "container_slash_close"):
             _close(token)
 
 
 def _colon_block(info: str) -> Block:
+    directive = _MYST.match(info.strip())
+    if directive is not None:  # MyST's colon fence, :::{note} Title
+        return _myst_block(directive.group(1).lower(), directive.group(2).strip())
     match = _COLON_INFO.match(info)
     name = (match.group(1) or "").lower() if match else ""
     title = html.visible_text(((match.group(2) or match.group(3)) if match else info).strip())
@@ -91,6 +96,29 @@ def _colon_block(info: str) -> Block:
         return Block("tabset", name=name)
     kind = _kind(name)
     return Block(kind, name, title, "closed" if kind == "details" else "")
+
+
+def _colon_options(state: StateCore, start: int) -> list[int]:
+    """The ``:key: value`` option lines right after a colon-fenced MyST directive's marker
+    (syntax only: listed to drop, and their text removed from the body)."""
+    lines = state.src.split("\n")
+    found: list[int] = []
+    line = start + 1
+    while line < len(lines) and _MYST_OPTION.match(lines[line]):
+        found.append(line)
+        line += 1
+    if found:
+        _strip_options(state.tokens, found)
+    return found
+
+
+def _strip_options(tokens: list[Token], lines: list[int]) -> None:
+    """Option lines out of the inline text of the paragraph that holds them."""
+    for token in tokens:
+        if token.type == "inline" and token.map and token.map[0] == lines[0]:
+            kept = token.content.split("\n")[len(lines) :]
+            token.content = "\n".join(kept)
+            return
 
 
 def _slash_block(info: str) -> Block:
@@ -158,9 +186,9 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
         return [fence]
     block = _myst_block(name, argument)
     block.closer = end - 1
+    block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if block.kind == "tabset":
         block.drop.append(start)
-    block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if name in MYST_DROPPED:
         block.kind, block.drop = "dropped", list(range(start + 1, end - 1))
         return [open_token(block, [start, end], fence.level), close_token(fence.level)]
@@ -169,11 +197,22 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
     nested = StateCore(body, state.md, state.env, inner)
     run_rules(nested)
     for token in nested.tokens:
-        token.level += fence.level + 1
-        if token.map:
-            token.map = [token.map[0] + start + 1 + options, token.map[1] + start + 1 + options]
+        _shift(token, start + 1 + options, fence.level + 1)
     opening = open_token(block, [start, end], fence.level)
     return [opening, *nested.tokens, close_token(fence.level)]
+
+
+def _shift(token: Token, lines: int, levels: int) -> None:
+    """A token of a directive's body, parsed alone, moved to where the body sits."""
+    token.level += levels
+    if token.map:
+        token.map = [token.map[0] + lines, token.map[1] + lines]
+    block = token.meta.get("block") if token.type == "dialect_open" else None
+    if isinstance(block, Block):
+        block.closer = block.closer + lines if block.closer >= 0 else -1
+        block.drop = [line + lines for line in block.drop]
+    if "drop" in token.meta:
+        token.meta["drop"] = [line + lines for line in token.meta["drop"]]
 
 
 def _myst_block(name: str, argument: str) -> Block:

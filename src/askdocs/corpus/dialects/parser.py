@@ -36,7 +36,7 @@ from askdocs.corpus.dialects.normalise import (
     mdx_lines,
     run_rules,
 )
-from askdocs.corpus.dialects.source import rewrite_source
+from askdocs.corpus.dialects.source import DIALECT_KEY, rewrite_source
 from askdocs.corpus.dialects.vitepress import code_groups, fences
 from askdocs.corpus.dialects.vitepress import tabs_plugin as vitepress_tabs_plugin
 
@@ -68,6 +68,7 @@ def make_dialect_parser(dialect: Dialect) -> MarkdownIt:
     if dialect == "vitepress":
         rules = (*rules, fences, code_groups)
     md.options[RULES_KEY] = (*rules, group_tabs)
+    md.options[DIALECT_KEY] = dialect
     md.core.ruler.after("normalize", "source", rewrite_source)
     md.core.ruler.after("block", "dialects", run_rules)
     md.core.ruler.after("inline", "dialect_inline", inline_text)

@@ -78,8 +78,8 @@ def _collect(token: Token, edits: _Edits, prose: Prose, count: int) -> None:
         if "open_line" in token.meta:
             edits.label[span[0]] = str(token.meta["open_line"])
             edits.blank.update(token.meta.get("drop", ()))
-    elif token.type == "myst_target" and span:
-        edits.blank.add(span[0])
+    elif token.type in ("myst_target", "myst_line_comment") and span:
+        edits.blank.update(range(span[0], min(span[1], count)))
     elif token.type == "heading_open" and token.markup in SETEXT and span:
         edits.blank.add(span[1] - 1)
         edits.label[span[0]] = "#" * int(token.tag[1]) + " " + "{text}"

@@ -3,7 +3,8 @@
 * ``::: code-group`` holds fences whose info carries a label, ```` ```sh [npm] ````: the
   container is a tab set and each fence a code tab labelled ``npm`` (``code_groups``);
 * vitepress-plugin-tabs: ``:::: tabs`` holds ``== Label`` lines, each starting a tab that
-  runs to the next one (``tabs_plugin``, a block rule active inside a container);
+  runs to the next one (``tabs_plugin``, a block rule active inside a container); an outer
+  set of nested ones marks its tabs ``=== Label``;
 * a fence's info keeps only its language: line highlights (``ts{2,4}``), ``:line-numbers``
   and a ``[title]`` are display options (``fence_info``).
 
@@ -24,7 +25,7 @@ from askdocs.corpus.dialects.tokens import Block, close_token, open_token
 
 _LABEL = re.compile(r"\[([^\]]*)\]\s*$")
 _LANG = re.compile(r"^[\w+#.-]*")
-_TAB = re.compile(r"^==[ \t]+(\S.*?)[ \t]*$")
+_TAB = re.compile(r"^(={2,})[ \t]+(\S.*?)[ \t]*$")  # nested sets: ``===`` outside ``==``
 TABSETS = frozenset({"code-group", "tabs"})
 
 
@@ -79,14 +80,15 @@ def _tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if silent:
         return True
     stop = start + 1
-    while stop < end and not _is_tab_line(state, stop, state.sCount[start]):
+    while stop < end and not _is_tab_line(state, stop, state.sCount[start], match.group(1)):
         stop += 1
-    push_body(state, Block("tab", title=match.group(1)), start, stop, state.blkIndent)
+    push_body(state, Block("tab", title=match.group(2)), start, stop, state.blkIndent)
     return True
 
 
-def _is_tab_line(state: StateBlock, line: int, indent: int) -> bool:
-    return state.sCount[line] == indent and _TAB.match(source_line(state, line)) is not None
+def _is_tab_line(state: StateBlock, line: int, indent: int, marker: str) -> bool:
+    found = _TAB.match(source_line(state, line)) if state.sCount[line] == indent else None
+    return found is not None and found.group(1) == marker
 
 
 def tabs_plugin(md: MarkdownIt) -> None:
