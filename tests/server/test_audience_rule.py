@@ -16,6 +16,7 @@ import asyncio
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import httpx
@@ -246,3 +247,28 @@ def test_property_every_link_any_search_surface_gives_opens(
         await surfaces.http.aclose()
 
     asyncio.run(check())
+
+
+@pytest.mark.anyio
+async def test_the_issue_repro_on_askdocs_own_docs(tmp_path: Path) -> None:
+    """Issue 28's repro: a visitor's search of askdocs's own docs (a user root and a
+    developer root) lists only pages the reader shows that visitor."""
+    settings = Settings.model_validate(
+        {
+            "data_dir": tmp_path / "data",
+            "server": {"index_in_background": False},
+            "embedding": {"provider": "none"},
+        }
+    )
+    service = AskDocs(settings)
+    service.ensure_indexed()
+    transport = httpx.ASGITransport(app=create_app(settings, service))
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+        query = {"q": "how do I keep the index on a different disk", "limit": 10}
+        hits = (await http.get("/api/search", params=query)).json()["hits"]
+        assert hits
+        for hit in hits:
+            slug, _ = slug_of(hit["url"])
+            opened = await http.get(f"/api/docs/articles/{slug}", params={"locale": "en"})
+            assert (hit["audience"], opened.status_code) == ("user", 200), hit["url"]
+    service.close()
