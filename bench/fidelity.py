@@ -395,6 +395,8 @@ def _target_file(page: Page, path: str, root: Path) -> Path | None:
     joined = base if base is not None else contained_path(page.path, path)
     if joined is None:
         return None
+    if path.endswith((".md/", ".mdx/")):
+        return None  # a page's file named as a folder: MkDocs leaves it a dead relative URL
     stem = posixpath.normpath(joined).removesuffix(".html").rstrip("/")
     if stem.startswith("docs/") and not (root / stem).exists():
         stem = stem.removeprefix("docs/")

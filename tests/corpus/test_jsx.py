@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from askdocs.corpus.dialects.jsx import js_string, normalise_tags
-from askdocs.corpus.dialects.source import blank_template_lines
+from askdocs.corpus.dialects.source import blank_template_lines, myst_attributes
 
 
 def test_multi_line_props_become_one_line_and_keep_line_numbers() -> None:
@@ -52,3 +52,17 @@ def test_html_tags_over_several_lines_become_one_line() -> None:
 def test_template_statements_are_build_syntax_never_text() -> None:
     text = "Intro.\n\n{% for x in items %}\n- {{ x }}\n{% endfor %}\n\n```\n{% raw %}\n```\n"
     assert blank_template_lines(text) == "Intro.\n\n\n- {{ x }}\n\n\n```\n{% raw %}\n```\n"
+
+
+def test_myst_roles_and_inline_attributes() -> None:
+    text = (
+        "See {ref}`the targets <syntax/targets>`, {py:func}`len` and {doc}`intro`.\n"
+        "A `literal`{#lit .warn} and [a link](u){#lid}; `` {ref}`kept` `` stays code.\n"
+        "```\n{ref}`in code`\n```\n"
+    )
+    assert myst_attributes(text) == (
+        "See the targets, `len` and intro.\n"
+        'A `literal`<span id="lit"></span> and [a link](u)<span id="lid"></span>; '
+        "`` {ref}`kept` `` stays code.\n"
+        "```\n{ref}`in code`\n```\n"
+    )

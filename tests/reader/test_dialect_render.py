@@ -191,3 +191,12 @@ def test_mdx_components_with_props_render_their_children_never_their_tag() -> No
     assert "<p>Unknown children words.</p>" in html
     for raw in ("&lt;", "{", "FaqItem", "import"):
         assert raw not in html
+
+
+def test_a_refused_image_shows_its_alt_with_code_spans_as_code() -> None:
+    doc = parse_document(
+        "Text.\n\n![Capture of `<UserPage>`](/img/x.png)\n", "p.md", ParseOptions(("en",), "en", 3)
+    )
+    markup = render_markup(MarkupJob(doc.body, ()))
+    html = sanitize_html(finish(markup, {}, {}))
+    assert '<span class="doc-image-refused">Capture of <code>&lt;UserPage&gt;</code></span>' in html

@@ -82,7 +82,7 @@ def finish(
         kind, number = match.group(1), int(match.group(2))
         if kind == "img":
             ref = alts[number]
-            return _image(images.get(number), ref.alt, ref.title)
+            return _image(images.get(number), ref.alt, ref.title, ref.alt_html)
         target = links.get(number)
         if kind == "link-end":
             return "</a>" if target else "</span>"
@@ -98,9 +98,9 @@ def _link_open(target: ResolvedLink | None, title: str | None) -> str:
     return f'<a href="{escape(target.href)}"{title_attr}>'
 
 
-def _image(url: str | None, alt: str, title: str | None) -> str:
+def _image(url: str | None, alt: str, title: str | None, alt_html: str = "") -> str:
     if url is None:
-        return f'<span class="doc-image-refused">{escape(alt)}</span>'
+        return f'<span class="doc-image-refused">{alt_html or escape(alt)}</span>'
     title_attr = f' title="{escape(title)}"' if title else ""
     return f'<img src="{escape(url)}" alt="{escape(alt)}"{title_attr} loading="lazy">'
 

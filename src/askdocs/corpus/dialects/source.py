@@ -6,7 +6,11 @@
   never the reader's. Output expressions (``{{ x }}``) stay text;
 * MyST attributes (``attrs_block``, ``attrs_inline``): a line ``{#id .class}`` becomes the
   target ``(id)=`` (or a blank line without an id), a span ``[text]{#id}`` its text after
-  an anchor ``<span id="id"></span>`` (myst only).
+  an anchor ``<span id="id"></span>``, attributes after a link, code span, image or
+  autolink an anchor (myst only);
+* MyST roles: ``{ref}`Title <target>``` reads ``Title`` (``{ref}``, ``{doc}``, ``{term}``,
+  ``{numref}``, ``{any}``, ``{download}``: their text, else their target), any other role
+  its content as code (``{py:func}`len``` reads ```len```) (myst only).
 
 The number of lines never changes, so token line maps index the original file. The
 rewritten source is left in ``env[SOURCE_KEY]`` for a caller that reads lines by those maps
@@ -52,6 +56,10 @@ def blank_template_lines(text: str) -> str:
 
 _ATTR_LINE = re.compile(r"^[ \t]{0,3}\{([#.][^{}]*)\}[ \t]*$")
 _ATTR_SPAN = re.compile(r"\[([^\[\]]+)\]\{([#.][^{}]*)\}")
+_ATTR_AFTER = re.compile(r"(?<=[)`>])\{([#.][^{}]*)\}")
+_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # a code span, as CommonMark's
+_ROLE_NAME = re.compile(r"\{([\w:+-]+)\}$")
+TEXT_ROLES = frozenset({"ref", "doc", "term", "numref", "any", "download", "eq", "abbr"})
 _ATTR_ID = re.compile(r"#([\w:.-]+)")
 
 
@@ -72,9 +80,40 @@ def _attributes_line(line: str) -> str:
     if block is not None:
         ident = _ATTR_ID.search(block.group(1))
         return f"({ident.group(1)})=" if ident else ""
-    if "]{" not in line:
+    if "}`" in line:
+        line = _roles(line)
+    if "{" not in line:
         return line
-    return _ATTR_SPAN.sub(_span, line)
+    line = _ATTR_SPAN.sub(_span, line)
+    return _ATTR_AFTER.sub(_after, line)
+
+
+def _after(match: re.Match[str]) -> str:
+    ident = _ATTR_ID.search(match.group(1))
+    return f'<span id="{ident.group(1)}"></span>' if ident else ""
+
+
+def _roles(line: str) -> str:
+    """Each ``{role}`content``` of ``line``; any other code span stays as written."""
+    out: list[str] = []
+    position = 0
+    for code in _CODE.finditer(line):
+        before = line[position : code.start()]
+        role = _ROLE_NAME.search(before)
+        if role is None:
+            out.append(line[position : code.end()])
+        else:
+            out.append(before[: role.start()] + _role(role.group(1), code.group(1), code.group(2)))
+        position = code.end()
+    out.append(line[position:])
+    return "".join(out)
+
+
+def _role(name: str, ticks: str, content: str) -> str:
+    if name.rsplit(":", 1)[-1] not in TEXT_ROLES:
+        return f"{ticks}{content}{ticks}"
+    text = re.sub(r"\s*<[^<>]*>\s*$", "", content).strip()
+    return (text or content).lstrip("~!")
 
 
 def _span(match: re.Match[str]) -> str:
