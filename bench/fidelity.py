@@ -159,6 +159,7 @@ class Report:
     titles: list[str] = field(default_factory=list)
     links: list[str] = field(default_factory=list)
     dead: int = 0
+    dead_links: list[str] = field(default_factory=list)
     files: int = 0
     refused: list[str] = field(default_factory=list)
     hits: int = 0
@@ -365,6 +366,7 @@ def _links(page: Page, snapshot: CorpusSnapshot, root: Path, report: Report) -> 
             report.files += 1
         elif verdict == "dead":
             report.dead += 1
+            report.dead_links.append(f"{page.path}: {href}")
         else:
             shown = "dropped anchor" if resolved is not None else "unresolved"
             report.links.append(f"{page.path}: {href} ({shown})")
@@ -446,6 +448,7 @@ def _print_details(report: Report) -> None:
         ("raw", report.examples),
         ("title", report.titles),
         ("link", report.links),
+        ("dead upstream", report.dead_links),
         ("refused", report.refused),
     ):
         for item in items[:40]:
