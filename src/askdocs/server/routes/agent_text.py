@@ -5,14 +5,16 @@ first site; public and live ones and the caller's organisations' sites: 404
 ``site_not_found`` otherwise) and exactly the pages the reader shows the caller are included
 (user pages; for a signed-in member also developer pages, under ``developer/<slug>``).
 ``?locale=`` picks the language as in the reader API (default: the site's default locale).
-See docs/reader-api.md.
+Links are absolute: on the site's ``default_address``, else on the origin the request came
+for (``server.origin.request_origin``: ``server.public_url`` for its host). See
+docs/reader-api.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from askdocs.error_codes import ErrorCode
@@ -21,6 +23,7 @@ from askdocs.reader.control import DocsReader
 from askdocs.reader.ids import check_slug
 from askdocs.reader.llmstxt import llms_full, llms_index, page_markdown
 from askdocs.server.deps import CatalogDep, HostDep, ReaderDep
+from askdocs.server.origin import request_origin
 from askdocs.server.routes.reader import LocaleParam, SiteParam, reader_site
 from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import SiteConfig
@@ -36,8 +39,8 @@ def _name(site: SiteConfig) -> str:
     return site.name or site.id
 
 
-def _base(site: SiteConfig) -> str:
-    return site.default_address or ""
+def _base(site: SiteConfig, request: Request) -> str:
+    return site.default_address or request_origin(request)
 
 
 def _pages(
@@ -53,14 +56,17 @@ def _site_text(
     config: SiteConfig,
     locale: str | None,
     caller: SiteCaller,
+    request: Request,
 ) -> Response:
     """One site's pages rendered as plain text (the site map or every page in full)."""
     chosen, pages = _pages(reader, config, locale, caller)
-    return PlainTextResponse(render(_name(config), pages, chosen, _base(config)), headers=HEADERS)
+    text = render(_name(config), pages, chosen, _base(config, request))
+    return PlainTextResponse(text, headers=HEADERS)
 
 
 @router.get("/llms.txt", response_class=PlainTextResponse)
 def llms_txt(
+    request: Request,
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
@@ -69,11 +75,12 @@ def llms_txt(
     site: SiteParam = None,
 ) -> Response:
     config = reader_site(sites, host, site, caller)
-    return _site_text(llms_index, reader, config, locale, caller)
+    return _site_text(llms_index, reader, config, locale, caller, request)
 
 
 @router.get("/llms-full.txt", response_class=PlainTextResponse)
 def llms_full_txt(
+    request: Request,
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
@@ -82,11 +89,12 @@ def llms_full_txt(
     site: SiteParam = None,
 ) -> Response:
     config = reader_site(sites, host, site, caller)
-    return _site_text(llms_full, reader, config, locale, caller)
+    return _site_text(llms_full, reader, config, locale, caller, request)
 
 
 @router.get("/docs/{slug:path}.md", response_class=PlainTextResponse)
 def page_md(
+    request: Request,
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
@@ -101,4 +109,5 @@ def page_md(
     page = next((p for p in pages if p.slug == slug), None)
     if page is None:
         raise NotFound("no such article", code=ErrorCode.READER_ARTICLE_NOT_FOUND)
-    return Response(page_markdown(page, _base(config)), media_type=MARKDOWN, headers=HEADERS)
+    body = page_markdown(page, _base(config, request))
+    return Response(body, media_type=MARKDOWN, headers=HEADERS)
