@@ -163,8 +163,8 @@ class Surfaces:
     async def llms(self) -> tuple[list[str], list[str]]:
         index = (await self.http.get("/llms.txt")).text
         full = (await self.http.get("/llms-full.txt")).text
-        links = re.findall(r"\]\((/docs/[^)]+)\.md\)", index)
-        sources = re.findall(r"<!-- source: (/docs/\S+)\.md -->", full)
+        links = re.findall(r"\]\((?:https?://[^/)]+)?(/docs/[^)]+)\.md\)", index)
+        sources = re.findall(r"<!-- source: (?:https?://[^/ ]+)?(/docs/\S+)\.md -->", full)
         return links, sources
 
     async def markdown(self, slug: str) -> int:
