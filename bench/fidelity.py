@@ -262,6 +262,17 @@ def _first_h1(body: str) -> str:
     return ""
 
 
+def myst_labels(root: Path) -> set[str]:
+    """A MyST project's targets, ``(label)=`` lines and directives' ``:name:``, which Sphinx
+    resolves from any page."""
+    found: set[str] = set()
+    for file in root.rglob("*.md"):
+        text = file.read_text(encoding="utf-8", errors="replace")
+        found.update(re.findall(r"^\(([^()\s]+)\)=\s*$", text, re.M))
+        found.update(re.findall(r"^:name:\s*(\S+)\s*$", text, re.M))
+    return found
+
+
 def anchors_in(dialect: Dialect, raw: str) -> set[str]:
     """Ids a page offers in the dialect's build: its headings' slugs, explicit ``{#id}``,
     HTML ``id``/``name`` attributes and MyST ``(label)=`` targets."""
@@ -298,13 +309,14 @@ def measure(tree: Tree, folder: Path, data: Path, details: bool) -> Report:
     service = AskDocs(settings, [site])
     reader = DocsReader(settings)
     nav = _nav_titles(root)
+    labels = myst_labels(root) if tree.dialect == "myst" else set()
     try:
         service.index(site.id)
         snapshot = service.snapshot(site.id)
         pages = readable_pages(snapshot, "en")
         report.pages = len(pages)
         for page in pages:
-            _page(reader, site, page, snapshot, root, report, nav)
+            _page(reader, site, page, snapshot, root, report, nav, labels)
         for page in pages:
             _search(service, reader, site, page.title, report)
     finally:
@@ -325,7 +337,7 @@ def _nav_titles(root: Path) -> dict[str, str]:
 
 def _page(
     reader: DocsReader, site: SiteConfig, page: Page, snapshot: CorpusSnapshot, root: Path,
-    report: Report, nav: dict[str, str],
+    report: Report, nav: dict[str, str], labels: set[str],
 ) -> None:  # fmt: skip
     where = page.path
     try:
@@ -341,14 +353,16 @@ def _page(
     wanted = expected_title(page.dialect, raw, page.path, nav)
     if wanted and _norm(wanted) != _norm(page.title):
         report.titles.append(f"{where}: {page.title!r} != {wanted!r}")
-    _links(page, snapshot, root, report)
+    _links(page, snapshot, root, report, labels)
 
 
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[`*_]", "", text).split()).casefold()
 
 
-def _links(page: Page, snapshot: CorpusSnapshot, root: Path, report: Report) -> None:
+def _links(
+    page: Page, snapshot: CorpusSnapshot, root: Path, report: Report, labels: set[str]
+) -> None:
     job = MarkupJob(page.body, tuple(h.section_id for h in page.headings), dialect=_d(page))
     markup = render_markup(job)
     context = link_context(page, readable_variants(snapshot))
@@ -361,7 +375,7 @@ def _links(page: Page, snapshot: CorpusSnapshot, root: Path, report: Report) -> 
         fragment = unquote(parts.fragment)
         if resolved is not None and (not fragment or "#" in resolved.href):
             continue
-        verdict = _upstream(page, unquote(parts.path), fragment, root)
+        verdict = _upstream(page, unquote(parts.path), fragment, root, labels)
         if verdict == "file":
             report.files += 1
         elif verdict == "dead":
@@ -376,9 +390,12 @@ def _d(page: Page) -> Dialect:
     return page.dialect  # type: ignore[return-value]
 
 
-def _upstream(page: Page, path: str, fragment: str, root: Path) -> str:
+def _upstream(page: Page, path: str, fragment: str, root: Path, labels: set[str]) -> str:
     """``ok`` when the dialect's build resolves the link (the target file is in the tree,
-    the anchor on it), ``dead`` when it does not, ``file`` for a non-page file."""
+    the anchor on it; a MyST label anywhere), ``dead`` when it does not, ``file`` for a
+    non-page file."""
+    if labels and ((not path and fragment in labels) or (path in labels and not fragment)):
+        return "ok"
     target = _target_file(page, path, root)
     if target is None:
         return "dead"

@@ -231,3 +231,12 @@ def test_myst_colon_fences_comments_and_attributes() -> None:
     for gone in (":::", ":class:", "comment line", "{#", "]{"):
         assert gone not in text
     assert doc.anchors == ("paragraph-target", "span-target")
+
+
+def test_myst_directive_names_are_anchors() -> None:
+    text = (
+        "# P\n\n```{tip}\n:name: a-tip\nTip words.\n```\n\n:::{note}\n:name: a-note\nNote.\n:::\n"
+    )
+    doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "myst"))
+    assert doc.anchors == ("a-tip", "a-note")
+    assert ":name:" not in "\n".join(section.text for section in doc.sections)

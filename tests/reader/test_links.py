@@ -177,3 +177,18 @@ def test_mkdocs_directory_urls_make_a_page_a_folder() -> None:
     assert page is not None
     assert page.href == "/docs/index#intro"
     assert resolve_link("../../#intro", site_context("guide/features.md", "guide/features")) is None
+
+
+def test_myst_labels_resolve_from_any_page() -> None:
+    """Sphinx resolves a MyST target, ``(label)=`` or a directive's ``:name:``, wherever it is."""
+    labelled = ArticleTarget("syntax/optional", frozenset({"syntax/colon_fence"}))
+    context = LinkContext(
+        "index.md", "index", {}, {"index": SITE["index"], "syntax/optional": labelled},
+        labels={"syntax/colon_fence": labelled},
+    )  # fmt: skip
+    by_anchor = resolve_link("#syntax/colon_fence", context)
+    by_name = resolve_link("syntax/colon_fence", context)
+    assert by_anchor is not None
+    assert by_name is not None
+    assert by_anchor.href == by_name.href == "/docs/syntax/optional#syntax%2Fcolon_fence"
+    assert resolve_link("#nowhere", context) is None

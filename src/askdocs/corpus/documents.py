@@ -28,6 +28,7 @@ from askdocs.corpus.dialects.parser import make_dialect_parser
 from askdocs.corpus.dialects.prose import index_lines
 from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, SlugStyle
 from askdocs.corpus.dialects.source import SOURCE_KEY
+from askdocs.corpus.dialects.tokens import Block
 from askdocs.corpus.dialects.vitepress import hero_name, home_markdown, page_title
 from askdocs.corpus.frontmatter import FrontMatter, SplitDocument, split_front_matter
 from askdocs.corpus.locales import locate, slug_from_path
@@ -138,13 +139,15 @@ def parse_document(
 
 def explicit_anchors(tokens: list[Token], source: str, code: set[int]) -> tuple[str, ...]:
     """Anchors a link may name besides the headings: HTML ``id``s (and ``<a name>``)
-    outside code, MyST ``(label)=`` targets."""
+    outside code, MyST ``(label)=`` targets and directives' ``:name:``."""
     found: list[str] = []
     for token in tokens:
         if token.type == "html_anchor":
             found.append(str(token.attrGet("id") or ""))
         elif token.type == "myst_target":
             found.append(token.content.strip())
+        elif token.type == "dialect_open" and isinstance(token.meta.get("block"), Block):
+            found.append(token.meta["block"].anchor)
     for index, line in enumerate(source.split("\n")):
         if index not in code and "<" in line and ("id=" in line or "name=" in line):
             found.extend(anchors_in(line))

@@ -48,10 +48,14 @@ def link_context(page: Page, pages: Iterable[Page]) -> LinkContext:
         for slug, ids in anchors.items()
     }
     files: dict[str, ArticleTarget] = {}
+    labels: dict[str, ArticleTarget] = {}
     for other in pages:
         if other.root == page.root:
             files[other.path] = targets[other.slug]
-    return LinkContext(page.path, page.slug, files, targets, page.dialect == "mkdocs")
+            if page.dialect == "myst":
+                labels.update((label, targets[other.slug]) for label in other.anchors)
+    directory = page.dialect == "mkdocs"
+    return LinkContext(page.path, page.slug, files, targets, directory, labels)
 
 
 def render_body(

@@ -84,6 +84,8 @@ def _open(
         return ""
     opening, closing = _markup(block)
     stack.append(closing)
+    if block.anchor:
+        return f'<span id="{escapeHtml(block.anchor)}"></span>\n{opening}'
     return opening
 
 

@@ -44,6 +44,7 @@ class LinkContext:
     files: Mapping[str, ArticleTarget]
     slugs: Mapping[str, ArticleTarget]
     directory_urls: bool = False  # MkDocs: a page is served as a folder, /guide/page/
+    labels: Mapping[str, ArticleTarget] = field(default_factory=dict)  # MyST: site-wide
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def resolve_link(href: str, context: LinkContext) -> ResolvedLink | None:
         return _anchor_only(fragment, parts.query, context)
     target = _internal_target(unquote(parts.path), context)
     if target is None:
-        return None
+        return _label(unquote(parts.path), context) if not fragment else None
     anchor = target.anchor(fragment)
     return ResolvedLink(article_href(target.slug, anchor), external=False, slug=target.slug)
 
@@ -93,7 +94,19 @@ def _anchor_only(fragment: str | None, query: str, context: LinkContext) -> Reso
     if fragment is None:
         return ResolvedLink(article_href(own.slug), external=False) if query else None
     anchor = own.anchor(fragment)
-    return ResolvedLink("#" + quote(anchor, safe=""), external=False) if anchor else None
+    if anchor:
+        return ResolvedLink("#" + quote(anchor, safe=""), external=False)
+    return _label(fragment, context)
+
+
+def _label(label: str, context: LinkContext) -> ResolvedLink | None:
+    """A MyST target, ``(label)=`` or a directive's ``:name:``: Sphinx resolves one from any
+    page of the project."""
+    target = context.labels.get(label)
+    if target is None:
+        return None
+    href = article_href(target.slug, label)
+    return ResolvedLink(href, external=False, slug=target.slug)
 
 
 def _internal_target(path: str, context: LinkContext) -> ArticleTarget | None:

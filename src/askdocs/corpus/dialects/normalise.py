@@ -22,6 +22,7 @@ _ALERT = re.compile(r"^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*", re.IGNO
 _COLON_INFO = re.compile(r"^\s*([\w-]+)?\s*(?:\[(.*)\])?\s*(.*?)\s*$")
 _MYST = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*)$")
 _MYST_OPTION = re.compile(r"^:[\w-]+:")
+_NAME_OPTION = re.compile(r"^:name:\s*(\S+)\s*$")
 _TAB_ATTR = re.compile(r"""\s*\btab=(?:"([^"]*)"|'([^']*)')""")
 _ATTR_INFO = re.compile(r"^\{\s*\.([\w+#-]+)[^}]*\}")
 _MDX_LINE = re.compile(r"^(?:import|export)\s")
@@ -80,7 +81,9 @@ def containers(state: StateCore) -> None:
                 block.drop.append(token.map[0])  # its marker line has no title to show
             _retype(token, block)
             if not slash and token.map:
-                block.drop += _colon_options(state, token.map[0])
+                options = _colon_options(state, token.map[0])
+                block.drop += options
+                block.anchor = _name_option([state.src.split("\n")[i] for i in options])
         elif token.type in ("container_colon_close", "container_slash_close"):
             _close(token)
 
@@ -110,6 +113,15 @@ def _colon_options(state: StateCore, start: int) -> list[int]:
     if found:
         _strip_options(state.tokens, found)
     return found
+
+
+def _name_option(lines: list[str]) -> str:
+    """A MyST directive's ``:name: target`` option: a label links may name."""
+    for line in lines:
+        match = _NAME_OPTION.match(line)
+        if match:
+            return match.group(1)
+    return ""
 
 
 def _strip_options(tokens: list[Token], lines: list[int]) -> None:
@@ -185,6 +197,7 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
         fence.meta["drop"] = [start + 1 + i for i in range(options)]
         return [fence]
     block = _myst_block(name, argument)
+    block.anchor = _name_option(lines[:options])
     block.closer = end - 1
     block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if block.kind == "tabset":
