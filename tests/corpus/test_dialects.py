@@ -240,3 +240,12 @@ def test_myst_directive_names_are_anchors() -> None:
     doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "myst"))
     assert doc.anchors == ("a-tip", "a-note")
     assert ":name:" not in "\n".join(section.text for section in doc.sections)
+
+
+def test_a_named_myst_code_block_is_an_anchor() -> None:
+    text = "# P\n\n```{code} shell\n:linenos:\n:name: code:start\n\n$ jupyter book start\n```\n"
+    doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "myst"))
+    assert doc.anchors == ("code:start",)
+    assert doc.sections[0].text.startswith("```shell\n")
+    assert ":name:" not in doc.sections[0].text
+    assert "$ jupyter book start" in doc.sections[0].text

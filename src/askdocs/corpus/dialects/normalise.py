@@ -195,7 +195,8 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
         fence.info, fence.content = argument, body
         fence.meta["open_line"] = fence.markup + argument
         fence.meta["drop"] = [start + 1 + i for i in range(options)]
-        return [fence]
+        label = _name_option(lines[:options])
+        return [_anchor(label), fence] if label else [fence]
     block = _myst_block(name, argument)
     block.anchor = _name_option(lines[:options])
     block.closer = end - 1
