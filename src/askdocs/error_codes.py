@@ -161,7 +161,7 @@ class ErrorCode(StrEnum):
     BOT_CHECK_OFF = (
         "bot_check_off",
         404,
-        "the Turnstile page is asked for without Turnstile configured",
+        "the Turnstile page or an ALTCHA challenge is asked for without it",
     )
     BOT_CHECK_REQUIRED = (
         "bot_check_required",
@@ -223,6 +223,11 @@ class ErrorCode(StrEnum):
     INVALID_TOKEN = "invalid_token", 401, "the token does not verify"
     TOKEN_EXPIRED = "token_expired", 401, "the token expired"
     UNKNOWN_USER = "unknown_user", 401, "the token names a user that no longer exists"
+    TOKEN_REVOKED = (
+        "token_revoked",
+        401,
+        "the token predates a password change or an end of all sign-ins",
+    )
     SESSION_EXPIRED = "session_expired", 401, "the session expired or was signed out"
     SESSION_NOT_FOUND = "session_not_found", 404, "no such session of this user"
     CSRF_FAILED = "csrf_failed", 403, "a cookie-authenticated change without the CSRF token"
@@ -237,6 +242,11 @@ class ErrorCode(StrEnum):
     LAST_OWNER = "last_owner", 400, "an organisation keeps at least one owner"
     ORGANISATION_NOT_FOUND = "organisation_not_found", 404, "no such organisation of the caller"
     INVITATION_INVALID = "invitation_invalid", 404, "the invitation is unknown, used or expired"
+    RESET_LINK_INVALID = (
+        "reset_link_invalid",
+        404,
+        "the password-reset link is unknown, used or expired",
+    )
     INVITATION_SIGN_IN_REQUIRED = (
         "invitation_sign_in_required",
         401,
@@ -245,6 +255,11 @@ class ErrorCode(StrEnum):
     OIDC_DISABLED = "oidc_disabled", 404, "no OIDC provider is configured"
     OIDC_UNAVAILABLE = "oidc_unavailable", 503, "the OIDC provider cannot be reached"
     OIDC_NO_ACCOUNT = "oidc_no_account", 401, "no account is linked to this OIDC identity"
+    OIDC_NOT_LINKED = (
+        "oidc_not_linked",
+        401,
+        "an account has this email but is not linked to this sign-on",
+    )
     # single sign-on failures reach the browser as /sign-in?error=<code> (a 303 redirect)
     OIDC_STATE_MISMATCH = (
         "oidc_state_mismatch",
@@ -320,6 +335,12 @@ class ErrorCode(StrEnum):
     # -- command line and MCP only --------------------------------------------------------
     NOT_INDEXED = "not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"
     PORT_UNAVAILABLE = "port_unavailable", 500, "askdocs serve cannot bind its port", "cli"
+    HOST_UNAVAILABLE = (
+        "host_unavailable",
+        500,
+        "askdocs serve's address is not one of this machine's",
+        "cli",
+    )
     INDEX_FAILED = "index_failed", 503, "MCP local mode's background index failed", "mcp"
     SECTION_NOT_FOUND = "section_not_found", 404, "no such section in the page", "mcp"
     PROPOSAL_UNKNOWN = "proposal_unknown", 400, "no pending proposal with that id", "mcp"
@@ -358,6 +379,7 @@ PARTS: dict[str, tuple[ErrorCode, ...]] = {
         ErrorCode.INVALID_TOKEN,
         ErrorCode.TOKEN_EXPIRED,
         ErrorCode.UNKNOWN_USER,
+        ErrorCode.TOKEN_REVOKED,
         ErrorCode.SESSION_EXPIRED,
         ErrorCode.CSRF_FAILED,
         ErrorCode.DATABASE_UNAVAILABLE,
@@ -366,6 +388,7 @@ PARTS: dict[str, tuple[ErrorCode, ...]] = {
         ErrorCode.INVALID_TOKEN,
         ErrorCode.TOKEN_EXPIRED,
         ErrorCode.UNKNOWN_USER,
+        ErrorCode.TOKEN_REVOKED,
         ErrorCode.SESSION_EXPIRED,
         ErrorCode.DATABASE_UNAVAILABLE,
     ),
@@ -474,12 +497,14 @@ PARTS: dict[str, tuple[ErrorCode, ...]] = {
         ErrorCode.INVALID_CREDENTIALS,
         ErrorCode.INVITATION_SIGN_IN_REQUIRED,
         ErrorCode.OIDC_NO_ACCOUNT,
+        ErrorCode.OIDC_NOT_LINKED,
         ErrorCode.ADMIN_REQUIRED,
         ErrorCode.FORBIDDEN,
         ErrorCode.USER_NOT_FOUND,
         ErrorCode.MEMBER_NOT_FOUND,
         ErrorCode.ORGANISATION_NOT_FOUND,
         ErrorCode.INVITATION_INVALID,
+        ErrorCode.RESET_LINK_INVALID,
         ErrorCode.SESSION_NOT_FOUND,
         ErrorCode.OIDC_DISABLED,
         ErrorCode.SIGN_IN_LIMITED,

@@ -2,7 +2,9 @@
 
 Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
 as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
-caller; a token alone never grants it.
+caller; a token alone never grants it. ``tokenVersion`` (absent: 0) is the account's token
+version when the token was minted; the caller compares it with the account's now
+(``users.principal.resolve``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class Claims:
     platform_admin: bool
     issued_at: int
     expires_at: int
+    token_version: int = 0
 
 
 def mint(
@@ -43,6 +46,7 @@ def mint(
     org_role: str | None = None,
     platform_admin: bool = False,
     now: int | None = None,
+    token_version: int = 0,
 ) -> str:
     issued = int(time.time()) if now is None else now
     ttl = ttl_seconds or settings.auth.default_token_ttl_seconds
@@ -53,6 +57,7 @@ def mint(
         "iss": settings.auth.jwt_issuer,
         "aud": settings.auth.jwt_audience,
         "platformAdmin": platform_admin,
+        "tokenVersion": token_version,
     }
     if org is not None:
         claims["org"] = org
@@ -95,7 +100,17 @@ def _claims(data: dict[str, object]) -> Claims:
         platform_admin=admin is True,
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
+        token_version=_version(data),
     )
+
+
+def _version(data: dict[str, object]) -> int:
+    value = data.get("tokenVersion", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AuthError(
+            "invalid token: tokenVersion must be a whole number", code=ErrorCode.INVALID_TOKEN
+        )
+    return value
 
 
 def _numeric_date(data: dict[str, object], name: str) -> int:

@@ -54,6 +54,7 @@ def report(exc: BaseException, as_json: bool) -> int:
         click.echo("Aborted.", err=True)
     elif isinstance(exc, AskDocsError) and not isinstance(exc, ConfigError):
         click.echo(f"error [{failure.code}]: {failure.message}", err=True)
-    else:
-        click.echo(f"error: {failure.message}", err=True)
+    else:  # a configuration error: one line per problem, each read alone
+        for line in failure.message.splitlines():
+            click.echo(f"error: {line}", err=True)
     return failure.exit_code

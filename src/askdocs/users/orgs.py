@@ -15,12 +15,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from askdocs.admin.authority import ORG_ADMIN_ROLES, refusal
+from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.models import MembershipRow, OrganisationRow, UserRow
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.ownership import claim_configured_sites
-from askdocs.users.service import UserService, membership_query, normalise_email
+from askdocs.users.service import UserService, membership_query
 from askdocs.users.types import ORG_ROLES, Organisation, OrgRole
 
 MAX_NAME_CHARS = 200

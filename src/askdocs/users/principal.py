@@ -1,4 +1,9 @@
-"""From a verified token to the caller: identity and authority re-read from the database."""
+"""From a verified token to the caller: identity and authority re-read from the database.
+
+A token carries the account's token version when it was minted (``tokenVersion``; absent:
+0); a password change bumps the account's, so every older token is refused here, on the
+REST API and in MCP local mode alike (``mcp.auth.LocalUsers`` calls ``resolve``).
+"""
 
 from __future__ import annotations
 
@@ -23,6 +28,12 @@ def resolve(users: UserService, claims: Claims) -> Principal:
     user = users.get(claims.sub)
     if user is None:
         raise AuthError("the token's user no longer exists", code=ErrorCode.UNKNOWN_USER)
+    if claims.token_version != user.token_version:
+        raise AuthError(
+            "this token was issued before the account's password changed or its sign-ins "
+            "were ended: mint a new one",
+            code=ErrorCode.TOKEN_REVOKED,
+        )
     role = users.role_in(user.id, claims.org) if claims.org else None
     return Principal(user=user, org=claims.org if role else None, org_role=role)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, select, update
 from sqlalchemy.exc import IntegrityError
 
+from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.auth_models import PasswordRow
 from askdocs.db.models import MembershipRow, OrganisationRow, UserRow, utcnow
@@ -13,20 +14,9 @@ from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.passwords import check_policy, hash_password
 from askdocs.users.types import ORG_ROLES, Organisation, OrgRole, User
 
-MAX_EMAIL_CHARS = 320
-
-
-def normalise_email(email: str) -> str:
-    """Trimmed and lower-cased; must look like ``local@domain``."""
-    value = email.strip().lower()
-    local, at, domain = value.partition("@")
-    if not at or not local or not domain or len(value) > MAX_EMAIL_CHARS or " " in value:
-        raise InvalidInput(f"not an email address: {email!r}", code=ErrorCode.INVALID_EMAIL)
-    return value
-
 
 def _user(row: UserRow) -> User:
-    return User(row.id, row.email, row.display_name, row.platform_admin)
+    return User(row.id, row.email, row.display_name, row.platform_admin, row.token_version)
 
 
 class UserService:
@@ -75,18 +65,33 @@ class UserService:
             return _user(row), credential.hash if credential else None
 
     def set_password(self, user_id: str, password: str, min_chars: int) -> None:
+        """Set the password; replacing one bumps the account's token version."""
         value = hash_password(check_policy(password, min_chars))
-        self.store_hash(user_id, value)
+        self.store_hash(user_id, value, change=True)
 
-    def store_hash(self, user_id: str, value: str) -> None:
+    def store_hash(self, user_id: str, value: str, *, change: bool = False) -> None:
+        """Store a hash; ``change`` (a new password, not a re-hash of the same one) bumps
+        the token version when it replaces a password, in the same transaction."""
         with self._db.session(write=True) as session:
-            if session.get(UserRow, user_id) is None:
+            user = session.get(UserRow, user_id)
+            if user is None:
                 raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
             row = session.get(PasswordRow, user_id)
             if row is None:
                 session.add(PasswordRow(user_id=user_id, hash=value, updated_at=utcnow()))
-            else:
-                row.hash, row.updated_at = value, utcnow()
+                return
+            row.hash, row.updated_at = value, utcnow()
+            if change:
+                user.token_version += 1
+
+    def bump_token_version(self, user_id: str) -> None:
+        """End every bearer token and session issued to the account until now."""
+        with self._db.session(write=True) as session:
+            session.execute(
+                update(UserRow)
+                .where(UserRow.id == user_id)
+                .values(token_version=UserRow.token_version + 1)
+            )
 
     def set_platform_admin(self, user_id: str, value: bool) -> None:
         with self._db.session(write=True) as session:

@@ -77,6 +77,8 @@ def identify(settings: Settings, accounts: Accounts, facts: RequestFacts) -> Sig
     user = accounts.users.get(session.user_id)
     if user is None:
         raise AuthError("the session's user no longer exists", code=ErrorCode.UNKNOWN_USER)
+    if user.token_version != session.token_version:
+        raise AuthError("your session has ended: sign in again", code=ErrorCode.SESSION_EXPIRED)
     return SignedIn(Principal(user=user, org=None, org_role=None), session)
 
 
