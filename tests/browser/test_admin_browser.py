@@ -71,14 +71,35 @@ provider_test_allow_private = true
 def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
     base = tmp_path_factory.mktemp("admin-browser")
     config, data, port = _config(base), base / "data", free_port()
-    _cli(data, config, "users", "create", "--email", ROOT, "--platform-admin",
-         "--password-stdin", stdin=PASSWORD + "\n")  # fmt: skip
+    _cli(
+        data,
+        config,
+        "users",
+        "create",
+        "--email",
+        ROOT,
+        "--platform-admin",
+        "--password-stdin",
+        stdin=PASSWORD + "\n",
+    )
     org = _cli(data, config, "orgs", "create", "--name", "Docs team", "--owner", ROOT)
     for member in MEMBERS.values():
         _cli(data, config, "users", "create", "--email", member)
         _cli(data, config, "orgs", "add-member", org, "--email", member)
-    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data), "--config",
-               str(config), "serve", "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "askdocs",
+        "--data-dir",
+        str(data),
+        "--config",
+        str(config),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
     with scripted_server() as provider, running(command, clean_env(), port, base / "serve.log", 90):
         yield Install(f"http://127.0.0.1:{port}", data, provider)
 

@@ -107,8 +107,12 @@ def load_target(env: AdminEnv, ident: str) -> Target:
 def _endpoint(target: Target) -> dict[str, object]:
     """The stored row as provider settings (validated: a stored kind is one of them)."""
     secret = SecretStr(target.key) if target.key else None
-    return {"provider": target.kind, "model": target.model, "base_url": target.base_url,
-            "api_key": secret}  # fmt: skip
+    return {
+        "provider": target.kind,
+        "model": target.model,
+        "base_url": target.base_url,
+        "api_key": secret,
+    }
 
 
 async def probe(target: Target, timeout: float) -> None:
@@ -122,9 +126,13 @@ async def probe(target: Target, timeout: float) -> None:
         return
     bounds = {"timeout_seconds": timeout, "idle_timeout_seconds": timeout}
     chat = ChatSettings.model_validate(
-        {**_endpoint(target), **bounds, "max_output_tokens": 16,
-         "connect_timeout_seconds": min(5.0, timeout)}
-    )  # fmt: skip
+        {
+            **_endpoint(target),
+            **bounds,
+            "max_output_tokens": 16,
+            "connect_timeout_seconds": min(5.0, timeout),
+        }
+    )
     model = create_chat_model(chat)
     if model is None:
         return

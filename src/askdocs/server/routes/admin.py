@@ -39,7 +39,6 @@ from askdocs.wire import JsonDict, json_schema
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"], route_class=ArgumentRoute)
 TOKEN_HELP = "The token the proposal returned."  # noqa: S105 (a description)
-ROUTE_PARTS = ("{", "}")
 
 
 def apply_model(op: Change[Any, Any]) -> type[Args]:
@@ -62,8 +61,8 @@ def _documented(schema: JsonDict, title: str) -> dict[str, object]:
     return {BODY_KEY: {**schema, "title": title}}
 
 
-def _add(op: AnyOperation, path: str, run: Endpoint, body: type[BaseModel], **extra: Any) -> None:
-    """One ``POST`` of ``op`` whose body is ``body``."""
+def _add(path: str, run: Endpoint, body: type[BaseModel], **extra: Any) -> None:
+    """One generated ``POST`` route whose body is ``body``."""
     endpoint = TypedEndpoint(run, [*_caller_params(), _body(body)], extra["operation_id"])
     router.add_api_route(path, endpoint, methods=["POST"], **extra)
 
@@ -79,15 +78,27 @@ def _add_change(op: Change[Any, Any]) -> None:
         token = str(body.model_dump()["confirmation_token"])
         return await anyio.to_thread.run_sync(admin.run_apply, op, caller.user_id, args, token)
 
-    schema = op.schema()
-    token_schema = json_schema(apply_model(op))
-    _add(op, f"/proposals/{op.slug}", propose, op.args, operation_id=op.tools[0],
-         summary=f"Propose to {op.description}", response_model=Proposed,
-         response_model_exclude_none=True,
-         openapi_extra=_documented(schema, f"Propose{op.name}"))  # fmt: skip
-    _add(op, f"/apply/{op.slug}", apply, apply_model(op), operation_id=op.tools[1],
-         summary=f"Apply: {op.description}", response_model=op.result,
-         openapi_extra=_documented(token_schema, f"Apply{op.name}"))  # fmt: skip
+    schema, applied = op.schema(), apply_model(op)
+    token_schema = json_schema(applied)
+    _add(
+        f"/proposals/{op.slug}",
+        propose,
+        op.args,
+        operation_id=op.tools[0],
+        summary=f"Propose to {op.description}",
+        response_model=Proposed,
+        response_model_exclude_none=True,
+        openapi_extra=_documented(schema, f"Propose{op.name}"),
+    )
+    _add(
+        f"/apply/{op.slug}",
+        apply,
+        applied,
+        operation_id=op.tools[1],
+        summary=f"Apply: {op.description}",
+        response_model=op.result,
+        openapi_extra=_documented(token_schema, f"Apply{op.name}"),
+    )
 
 
 def _runner(op: Read[Any, Any] | Action[Any, Any]) -> Endpoint:
@@ -105,8 +116,15 @@ def _runner(op: Read[Any, Any] | Action[Any, Any]) -> Endpoint:
 def _add_single(op: Read[Any, Any] | Action[Any, Any]) -> None:
     kind = "reads" if isinstance(op, Read) else "actions"
     run = _runner(op)
-    _add(op, f"/{kind}/{op.slug}", run, op.args, operation_id=op.name, summary=op.label,
-         response_model=op.result, openapi_extra=_documented(op.schema(), op.name))  # fmt: skip
+    _add(
+        f"/{kind}/{op.slug}",
+        run,
+        op.args,
+        operation_id=op.name,
+        summary=op.label,
+        response_model=op.result,
+        openapi_extra=_documented(op.schema(), op.name),
+    )
     if op.route is not None:
         _add_route(op, run)
 
@@ -135,9 +153,15 @@ def _add_route(op: Read[Any, Any] | Action[Any, Any], run: Endpoint) -> None:
         return done
 
     endpoint = TypedEndpoint(from_parameters, [*_caller_params(), *fields], f"{op.name}_route")
-    router.add_api_route(op.route.path, endpoint, methods=[op.route.method],
-                         status_code=op.route.status, response_model=op.result,
-                         summary=op.label, operation_id=f"{op.name}_by_route")  # fmt: skip
+    router.add_api_route(
+        op.route.path,
+        endpoint,
+        methods=[op.route.method],
+        status_code=op.route.status,
+        response_model=op.result,
+        summary=op.label,
+        operation_id=f"{op.name}_by_route",
+    )
 
 
 for _op in TABLE:
