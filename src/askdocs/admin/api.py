@@ -189,8 +189,9 @@ class AdminApi:
             return sites.site_config(row, self.env.sites_dir)
 
     def sites_changed(self) -> None:
-        """After an applied site change: the catalog holds the sites as stored now, and the
-        background indexer checks them now (a new site is indexed, a deleted one dropped)."""
+        """A site was created, changed or deleted (an applied change): the catalog holds the
+        sites as stored now, and the indexer checks them now, not its recheck minutes later
+        (a new site is indexed, a deleted one dropped)."""
         self.sync_sites()
         self.indexer.trigger()
 

@@ -3,8 +3,7 @@
 The id is HMAC-SHA256 over the address (IPv6: its /64 network, which one subscriber usually
 holds whole) with a secret key: from ``ask.visitor_hash_key``, else generated once and kept
 in ``<data dir>/visitor-hash-key``. Addresses are never stored or logged. Behind a reverse
-proxy, ``server.trusted_proxy_header`` names the header the proxy sets (e.g.
-``x-forwarded-for``); its right-most address, the one the proxy itself saw, is used.
+proxy the address is the one ``server.trusted_proxies`` vouch for (``guard.proxies``).
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
-from collections.abc import Mapping
 from pathlib import Path
 
 from askdocs.auth.keys import write_secret_file
@@ -28,16 +26,6 @@ def visitor_key(settings: Settings) -> bytes:
     if configured is not None and configured.get_secret_value():
         return configured.get_secret_value().encode("utf-8")
     return _persisted(settings.data_dir / KEY_FILE).encode("ascii")
-
-
-def client_address(peer: str | None, headers: Mapping[str, str], trusted_header: str | None) -> str:
-    """The address to identify: the trusted proxy header's right-most entry, else the peer."""
-    if trusted_header:
-        value = headers.get(trusted_header.lower(), "")
-        entries = [part.strip() for part in value.split(",") if part.strip()]
-        if entries:
-            return entries[-1]
-    return peer or UNKNOWN
 
 
 def visitor_id(key: bytes, address: str) -> str:

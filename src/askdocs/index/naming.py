@@ -4,9 +4,10 @@ A collection is named ``docs_{model-slug}_{model-hash8}_{corpus-hash12}`` (seed 
 
 * the model is part of the name because vectors of different models are not comparable;
 * the corpus hash covers every chunk of every site in the collection (through one
-  fingerprint per site) plus ``INDEX_VERSION``, the chunker's ``CHUNKER_VERSION`` and the
-  lexical analysis version, so any doc edit, any change to the point layout, the chunking
-  or the BM25 tokenisation gives a new name.
+  fingerprint per site) plus ``INDEX_VERSION``, the chunker's ``CHUNKER_VERSION``, the
+  lexical analysis version and the storage layout (quantization), so any doc edit, any
+  change to the point layout, the chunking, the BM25 tokenisation or the quantization
+  gives a new name.
 """
 
 from __future__ import annotations
@@ -87,10 +88,12 @@ def site_hash(chunks: Iterable[Chunk]) -> str:
     return _sha("\n".join(lines))
 
 
-def corpus_hash(site_hashes: Mapping[str, str], lexical_version: str) -> str:
-    """The collection's content hash: every site's fingerprint plus the versions."""
+def corpus_hash(site_hashes: Mapping[str, str], lexical_version: str, storage: str) -> str:
+    """The collection's content hash: every site's fingerprint plus the versions and the
+    ``storage`` layout (``index.quantization``: switching it writes a new collection)."""
     sites = "\n".join(f"{site} {digest}" for site, digest in sorted(site_hashes.items()))
-    return _sha(f"{INDEX_VERSION}\n{CHUNKER_VERSION}\n{lexical_version}\n{sites}")
+    versions = f"{INDEX_VERSION}\n{CHUNKER_VERSION}\n{lexical_version}\n{storage}"
+    return _sha(f"{versions}\n{sites}")
 
 
 def _sha(text: str) -> str:

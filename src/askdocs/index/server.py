@@ -22,6 +22,9 @@ from qdrant_client import QdrantClient, models
 from askdocs.errors import VectorStoreError
 from askdocs.index.backend import (
     DENSE,
+    INDEXING_THRESHOLD_KB,
+    OVERSAMPLING,
+    QUANTILE,
     SPARSE,
     CollectionGone,
     FloatArray,
@@ -46,9 +49,19 @@ from askdocs.index.server_convert import (
     stored_of,
 )
 from askdocs.index.types import QueryFilter, SparseVector
-from askdocs.settings import IndexSettings
+from askdocs.settings import IndexSettings, Quantization
 
 ALIAS_SUFFIX = "_current"
+# index.quantization = "int8" (as on Qdrant Edge, see backend.QUANTILE): int8 copies in RAM,
+# float32 originals on disk, candidates rescored with them
+INT8 = models.ScalarQuantization(
+    scalar=models.ScalarQuantizationConfig(
+        type=models.ScalarType.INT8, quantile=QUANTILE, always_ram=True
+    )
+)
+RESCORED = models.SearchParams(
+    quantization=models.QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING)
+)
 MANIFEST_KEY = "askdocs_manifest"
 _SCROLL_PAGE = 512
 T = TypeVar("T")
@@ -57,8 +70,11 @@ T = TypeVar("T")
 class QdrantBackend:
     """Collections on a Qdrant server (or ``qdrant-client``'s local mode, in tests)."""
 
-    def __init__(self, client: QdrantClient, lock_dir: Path) -> None:
+    def __init__(
+        self, client: QdrantClient, lock_dir: Path, quantization: Quantization = "int8"
+    ) -> None:
         self.client = client
+        self.quantization: Quantization = quantization  # of the collections it creates
         self._lock_dir = lock_dir
         lock_dir.mkdir(parents=True, exist_ok=True)
         self.install = install_id(lock_dir)
@@ -70,7 +86,7 @@ class QdrantBackend:
         client = QdrantClient(
             url=settings.qdrant_url, api_key=key, timeout=int(settings.qdrant_timeout_seconds)
         )
-        return cls(client, lock_dir)
+        return cls(client, lock_dir, settings.quantization)
 
     def build_lock(self) -> AbstractContextManager[None]:
         return exclusive(self._lock_dir / ".build.lock")
@@ -141,8 +157,13 @@ class QdrantBackend:
                     "it is never replaced"
                 )
             self.drop(name)
+        quantized = self.quantization == "int8"
         dense = (
-            {DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)}
+            {
+                DENSE: models.VectorParams(
+                    size=dimension, distance=models.Distance.COSINE, on_disk=quantized
+                )
+            }
             if dimension
             else {}
         )
@@ -153,6 +174,10 @@ class QdrantBackend:
                 name,
                 vectors_config=dense,
                 sparse_vectors_config=sparse,
+                quantization_config=INT8 if quantized else None,
+                optimizers_config=models.OptimizersConfigDiff(
+                    indexing_threshold=INDEXING_THRESHOLD_KB
+                ),
                 metadata={INSTALL_KEY: self.install},
             ),
         )
@@ -291,7 +316,9 @@ def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
     if dense is not None and lexical is not None:
         p = spec.params
         prefetch = [
-            models.Prefetch(query=dense, using=DENSE, limit=p.prefetch, filter=flt),
+            models.Prefetch(
+                query=dense, using=DENSE, limit=p.prefetch, filter=flt, params=RESCORED
+            ),
             models.Prefetch(query=lexical, using=SPARSE, limit=p.prefetch, filter=flt),
         ]
         rrf = models.RrfQuery(rrf=models.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight]))
@@ -299,7 +326,12 @@ def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
             prefetch=prefetch, query=rrf, limit=spec.limit, with_payload=payload_fields(spec)
         )
         scores = models.QueryRequest(
-            query=dense, using=DENSE, limit=p.prefetch, filter=flt, with_payload=False
+            query=dense,
+            using=DENSE,
+            limit=p.prefetch,
+            filter=flt,
+            with_payload=False,
+            params=RESCORED,
         )
         return [main, scores], True
     only = models.QueryRequest(
@@ -308,6 +340,7 @@ def _requests(spec: QuerySpec) -> tuple[list[models.QueryRequest], bool]:
         limit=spec.limit,
         filter=flt,
         with_payload=payload_fields(spec),
+        params=RESCORED if dense is not None else None,
     )
     return [only], False
 

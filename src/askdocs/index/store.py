@@ -252,7 +252,7 @@ def open_store(settings: Settings, *, read_only: bool = False) -> IndexStore:
 
         backend: Backend = QdrantBackend.connect(settings.index, root)
     else:
-        backend = EdgeBackend(root)
+        backend = EdgeBackend(root, settings.index.quantization)
     return IndexStore(backend, read_only=read_only, resume_dir=root)
 
 

@@ -50,7 +50,11 @@ def build_backend(settings: Settings, run: McpRun) -> tuple[DocsBackend, Opener 
     if run.api_url:
         from askdocs.mcp.remote import RemoteBackend
 
-        remote = RemoteBackend(run.api_url, timeout_seconds=settings.mcp.api_timeout_seconds)
+        remote = RemoteBackend(
+            run.api_url,
+            timeout_seconds=settings.mcp.api_timeout_seconds,
+            public_url=settings.server.public_url,
+        )
         return remote, None
     from askdocs.core import Core
     from askdocs.mcp.local import LocalBackend

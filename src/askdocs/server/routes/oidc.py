@@ -24,11 +24,11 @@ from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, seal, unseal
 from askdocs.auth.redirects import safe_next
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
+from askdocs.server.origin import public_origin, request_origin
 from askdocs.server.signin import (
     AccountsDep,
     cookie_secure,
     recognised_device,
-    request_origin,
     set_device_cookie,
     set_session_cookie,
 )
@@ -49,8 +49,9 @@ def state_key(settings: Settings) -> bytes:
     return derived_key(settings, "askdocs oidc state")
 
 
-def redirect_uri(settings: Settings, request: Request) -> str:
-    return (settings.auth.public_url or request_origin(request)).rstrip("/") + CALLBACK
+def redirect_uri(request: Request) -> str:
+    """``server.public_url`` (else this request's origin) + the callback path."""
+    return public_origin(request) + CALLBACK
 
 
 def failed(code: ErrorCode) -> RedirectResponse:
@@ -67,7 +68,7 @@ async def start(
     client = client_of(settings)
     expires = int(time.time()) + settings.auth.oidc.state_ttl_seconds
     flow = FlowState.fresh(safe_next(next, request_origin(request)), expires)
-    url = await client.authorization_url(flow, redirect_uri(settings, request))
+    url = await client.authorization_url(flow, redirect_uri(request))
     response = RedirectResponse(url, 303)
     response.set_cookie(
         STATE_COOKIE,
@@ -98,7 +99,7 @@ async def callback(
     if error or not code:
         return failed(ErrorCode.OIDC_REFUSED)
     try:
-        identity = await client.finish(flow, code[:2000], redirect_uri(settings, request))
+        identity = await client.finish(flow, code[:2000], redirect_uri(request))
         user = await anyio.to_thread.run_sync(
             accounts.oidc_user, identity.issuer, identity.subject, identity.email, identity.name
         )
