@@ -14,9 +14,10 @@ built anywhere else and no module keeps mutable state of its own. The parts:
 - ``ready_pool``: a bounded pool kept for ``/readyz`` alone;
 - ``limiter``, ``bot_check``, ``visitor_key``: Ask AI's guards;
 - ``reader``: the docs reader and its render workers;
-- the stored parts, which need the database: ``db``, ``admin`` (the admin operations),
-  ``assistant`` (the assistant runtime). They open in ``start()``, or on first use when
-  nothing called ``start()`` (tests that drive the ASGI app without its lifespan).
+- the stored parts, which need the database (the ``Core``'s, ``core.database()``): ``db``,
+  ``admin`` (the admin operations, handed the one indexer and token service), ``assistant``
+  (the assistant runtime). They open in ``start()``, or on first use when nothing called
+  ``start()`` (tests that drive the ASGI app without its lifespan).
 
 ``aclose()`` releases everything in reverse order; an engine passed in stays open.
 """
@@ -102,7 +103,7 @@ class App:
         return await anyio.to_thread.run_sync(self.stored)
 
     def _open_stored(self) -> Stored:
-        db = Database.open(self.settings)
+        db = self.core.database()
         admin = AdminApi(
             self.settings,
             self.engine,
@@ -145,7 +146,6 @@ class App:
         stored, self._stored = self._stored, None
         if stored is not None:
             await stored.assistant.close()
-            stored.db.close()
         self.reader.close()
         self.ready_pool.close()
         await self.core.aclose()

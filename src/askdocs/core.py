@@ -2,10 +2,19 @@
 
 Kept apart from ``askdocs.app`` so that MCP local mode, which builds the ``Core`` alone, does
 not import the stored parts (admin operations, the database layer, Alembic): about 0.6 CPU
-seconds of imports before its first answer (issue #18).
+seconds of imports before its first answer (issue #18). The database is one of its parts,
+opened (and migrated) on the first ``database()`` call, so the layer loads only for a
+surface that uses it: the App's stored parts, MCP local mode's token check, the commands
+that read accounts or Ask AI's records. The chat model is built on first use of ``chat``
+(the App and MCP local mode use it at once, so a bad chat configuration fails at start;
+``askdocs index`` never builds one).
 """
 
 from __future__ import annotations
+
+import threading
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import anyio.to_thread
 
@@ -18,6 +27,9 @@ from askdocs.search.processes import SearchProcesses
 from askdocs.service import AskDocs, SiteIndexStatus
 from askdocs.settings import Settings, SiteConfig
 
+if TYPE_CHECKING:  # the database layer loads on the first ``database()`` call
+    from askdocs.db import Database
+
 # The indexer is a daemon thread and builds are resumable (every embedded batch is kept), so
 # shutdown waits only briefly for it: SIGTERM ends ``serve`` within 3 s even mid-batch.
 SHUTDOWN_WAIT_SECONDS = 1.0
@@ -25,7 +37,8 @@ SHUTDOWN_WAIT_SECONDS = 1.0
 
 class Core:
     """The engine-side parts every surface builds the same way: the engine, the bounded pool,
-    the chat model and the background indexer. An engine passed in stays open on close."""
+    the chat model, the background indexer and the database. An engine passed in stays open
+    on close."""
 
     def __init__(
         self,
@@ -42,8 +55,23 @@ class Core:
         self.search_processes = SearchProcesses(processes) if processes else None
         if self.search_processes is not None:
             self.engine.search_processes = self.search_processes
-        self.chat: ChatModel | None = create_chat_model(settings.chat)
         self.indexer = Indexer.from_settings(self.engine, settings.index)
+        self._db: Database | None = None
+        self._db_lock = threading.Lock()
+
+    @cached_property
+    def chat(self) -> ChatModel | None:
+        """The configured chat model (``None`` when ``chat.provider`` is ``none``)."""
+        return create_chat_model(self.settings.chat)
+
+    def database(self) -> Database:
+        """The data dir's database, opened and migrated on the first call (blocking)."""
+        with self._db_lock:
+            if self._db is None:
+                from askdocs.db import Database
+
+                self._db = Database.open(self.settings)
+            return self._db
 
     def site_status(self, site_id: str) -> tuple[SiteIndexStatus, IndexState]:
         """The engine's status of ``site_id`` and its index state (blocking)."""
@@ -69,3 +97,7 @@ class Core:
             self.search_processes.close()
         if self._owns_engine:
             self.engine.close()
+        with self._db_lock:
+            db, self._db = self._db, None
+        if db is not None:
+            db.close()

@@ -18,10 +18,10 @@ import pytest
 
 from askdocs.admin.crypto import secrets_key_file
 from askdocs.admin.grants import ensure_first_admin_grant
-from askdocs.admin.names import grantable_tools
-from askdocs.admin.operations import slug
+from askdocs.admin.table import grantable_tools
 from askdocs.confirm.service import key_file_of
 from askdocs.db.admin_models import ProviderRow, SiteRow, ToolGrantRow
+from askdocs.operation import slug
 from askdocs.users.service import UserService
 from tests.admin.agent import ReactiveModel, calls, reactive_model, tool_results
 from tests.admin.world import PROVIDER_KEY, db_state, tree_state
@@ -59,7 +59,7 @@ def _people(harness: Harness) -> dict[str, Any]:
     member, member_headers = harness.user("member@a.io")
     org = users.create_organisation("Org A", owner.id).id
     users.add_member(org, member.id, "member")
-    ensure_first_admin_grant(db)
+    ensure_first_admin_grant(db, grantable_tools())
     api = harness.admin
     with db.session(write=True) as session:
         for user in (owner, member):

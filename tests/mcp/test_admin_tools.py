@@ -23,6 +23,7 @@ from askdocs.auth.jwt import mint
 from askdocs.db.admin_models import ToolGrantRow
 from askdocs.db.models import MembershipRow
 from askdocs.mcp.auth import AuthContext
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.users.service import UserService
@@ -69,7 +70,10 @@ class Rig:
         self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
     ) -> Client:
         backend = RemoteBackend("http://askdocs.test", timeout_seconds=15, transport=self.transport)
-        options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
+        docs = docs_operations(self.harness.settings)
+        options = ServerOptions(
+            operations=docs, timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth
+        )
         server = build_server(backend, options)
         if answers is None:
             return Client(server, mode=mode)  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from askdocs.core import Core
 from askdocs.db import Database
 from askdocs.errors import AuthError, ConfigError
 from askdocs.mcp.app import McpRun, boundary_auth
@@ -83,9 +84,13 @@ def test_boundary_decisions(tokens: Tokens) -> None:
     settings = tokens.settings
     local_stdio = McpRun("stdio", None, None)
     assert boundary_auth(settings, local_stdio, {}) == (None, None)
-    fixed, verifier = boundary_auth(settings, McpRun("http", None, None), {})
+    with pytest.raises(ConfigError):  # local HTTP never checks a token without its user
+        boundary_auth(settings, McpRun("http", None, None), {})
+    core = Core(settings)
+    fixed, verifier = boundary_auth(settings, McpRun("http", None, None), {}, core.database)
     assert fixed is None
     assert isinstance(verifier, JwtTokenVerifier)
+    anyio.run(core.aclose)
     server_stdio = McpRun("stdio", None, "http://127.0.0.1:9")
     fixed, verifier = boundary_auth(settings, server_stdio, {"ASKDOCS_MCP_TOKEN": tokens.valid()})
     assert verifier is None
@@ -99,7 +104,8 @@ def test_local_verifier_refuses_deleted_users_and_rereads_authority(tmp_path: Pa
     """Defect 6 in process: with the local user check a token is only as good as its user
     in the database now, whatever the token itself claims."""
     tokens = seeded_tokens(tmp_path / "data")
-    verifier = JwtTokenVerifier(tokens.settings, LocalUsers(tokens.settings))
+    core = Core(tokens.settings)
+    verifier = JwtTokenVerifier(tokens.settings, LocalUsers(core.database))
     token = tokens.valid(platform_admin=True)  # the token claims more than the user has
     access = anyio.run(verifier.verify_token, token)
     assert access is not None
@@ -116,3 +122,4 @@ def test_local_verifier_refuses_deleted_users_and_rereads_authority(tmp_path: Pa
     finally:
         db.close()
     assert anyio.run(verifier.verify_token, token) is None
+    anyio.run(core.aclose)

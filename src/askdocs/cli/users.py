@@ -11,11 +11,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import anyio
 import click
 
 from askdocs.auth.jwt import mint
 from askdocs.cli.context import CliContext
-from askdocs.db import Database
+from askdocs.core import Core
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import parse_role
@@ -25,11 +26,13 @@ from askdocs.users.service import UserService
 
 @contextmanager
 def accounts_of(ctx: CliContext) -> Iterator[Accounts]:
-    db = Database.open(ctx.settings)
+    """The accounts of the data dir's database, opened through the ``Core`` as every
+    surface opens it."""
+    core = Core(ctx.settings)
     try:
-        yield Accounts(ctx.settings, db)
+        yield Accounts(ctx.settings, core.database())
     finally:
-        db.close()
+        anyio.run(core.aclose)
 
 
 def read_password() -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -64,26 +63,17 @@ class AuthContext:
 
 class LocalUsers:
     """Local mode's user check: the token's subject as this data dir's database knows it now
-    (``users.principal.resolve``). The database opens on the first request."""
+    (``users.principal.resolve``). ``database`` is the ``Core``'s (``Core.database``): it
+    opens on the first request."""
 
-    def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._db: Database | None = None
-        self._lock = threading.Lock()
+    def __init__(self, database: Callable[[], Database]) -> None:
+        self._database = database
 
     def __call__(self, claims: Claims) -> Principal:
         from askdocs.users.principal import resolve
         from askdocs.users.service import UserService
 
         return resolve(UserService(self._database()), claims)
-
-    def _database(self) -> Database:
-        from askdocs.db import Database
-
-        with self._lock:
-            if self._db is None:
-                self._db = Database.open(self._settings)
-            return self._db
 
 
 class JwtTokenVerifier:

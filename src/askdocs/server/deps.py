@@ -156,7 +156,7 @@ def public_site(
 
 async def get_client(request: Request) -> str:
     """The client's address: the peer's, or the one a trusted proxy names (the request
-    already says so: ``server.middleware.Forwarded``)."""
+    already says so: ``askdocs.middleware.Forwarded``)."""
     return request.client.host if request.client else UNKNOWN
 
 

@@ -7,7 +7,9 @@ each status listed in its description. The codes come from the registry's parts
 (``askdocs.error_codes.PARTS``): "parameters" and "body" by the operation's shape, the rest
 by the route's dependencies (``DEPENDENCY_PARTS``; a dependency with a part is not walked
 further, its part covers what it calls), plus the codes a route raises itself, named in
-``openapi_extra={ERRORS_KEY: [...]}``.
+``openapi_extra={ERRORS_KEY: [...]}``. A route may also give its request body's schema
+whole (``openapi_extra={BODY_KEY: schema}``: the admin operations' own schemas, the one
+every surface publishes), which replaces the one FastAPI derived.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from askdocs.server.schemas import ErrorBody
 
 ERROR_REF = "#/components/schemas/ErrorBody"
 ERRORS_KEY = "x-askdocs-errors"  # a route's own codes (taken out of the published schema)
+BODY_KEY = "x-askdocs-body"  # a route's request body schema, whole (taken out likewise)
 DEPENDENCY_PARTS: dict[Callable[..., Any], tuple[str, ...]] = {
     signin.get_caller: ("signed_in",),
     signin.get_signed_in: ("signed_in",),
@@ -72,12 +75,20 @@ def with_error_responses(schema: dict[str, Any], routes: list[Any]) -> dict[str,
         for method in route.methods or ():
             operation = operations.get(method.lower())
             if operation is not None:
+                _own_body(operation)
                 own = [c for c in operation.pop(ERRORS_KEY, []) if c in BY_CODE]
                 _declare(operation, [*route_codes(route, method, operation), *own])
     for name in ("HTTPValidationError", "ValidationError"):
         if name not in _refs(schema.get("paths", {})):
             components.pop(name, None)
     return schema
+
+
+def _own_body(operation: dict[str, Any]) -> None:
+    body = operation.pop(BODY_KEY, None)
+    if body is not None:
+        content = {"application/json": {"schema": body}}
+        operation["requestBody"] = {"required": True, "content": content}
 
 
 def route_codes(route: APIRoute, method: str, operation: dict[str, Any]) -> list[str]:
