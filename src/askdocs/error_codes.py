@@ -178,6 +178,15 @@ CODES: tuple[ErrorCode, ...] = (
     # -- command line and MCP only --------------------------------------------------------
     _c("not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"),
     _c("port_unavailable", 500, "askdocs serve cannot bind its port", "cli"),
+    _c(
+        "secrets_key_mismatch",
+        500,
+        "the keys in the database were encrypted with another secrets key (give every replica "
+        "the same admin.secrets_key)",
+        "cli",
+    ),
+    _c("key_configured", 500, "askdocs keys rotate of a key the configuration sets", "cli"),
+    _c("unknown_key", 400, "askdocs keys names no such key", "cli"),
     _c("index_failed", 503, "MCP local mode's background index failed", "mcp"),
     _c("section_not_found", 404, "no such section in the page", "mcp"),
     _c("proposal_unknown", 400, "no pending proposal with that id", "mcp"),

@@ -96,7 +96,8 @@ class Harness:
 
     def user(self, email: str, *, admin: bool = False) -> tuple[User, dict[str, str]]:
         user = UserService(self.runtime.db).create_user(email, email, platform_admin=admin)
-        return user, {"Authorization": f"Bearer {mint(self.settings, user.id)}"}
+        token = mint(self.settings, user.id, keys=self.app.keys)
+        return user, {"Authorization": f"Bearer {token}"}
 
     async def wait_idle(self, thread_id: str) -> None:
         await self.runtime.turns.wait_idle(thread_id)

@@ -17,16 +17,16 @@ import anyio
 from askdocs.admin import operations, provider_test, reads, sites
 from askdocs.admin.active import ActiveProviders
 from askdocs.admin.args import JsonObject, org_hint
-from askdocs.admin.crypto import SecretBox, secrets_key_file
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
 from askdocs.admin.models import as_args, parse
 from askdocs.admin.operations import access
 from askdocs.admin.proposals import NewProposal, ProposalStore, Source, StoredProposal
 from askdocs.admin.reindex import IndexFn, ReindexGuard, RunTracker
-from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
+from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
 from askdocs.indexing import Indexer
+from askdocs.keys import KeyRing, SecretBox
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
@@ -48,13 +48,15 @@ class AdminApi:
         indexer: Indexer | None = None,
         chat: ChatModel | None = None,
         embedding_changed: Callable[[], None] | None = None,
+        secrets: SecretBox | None = None,
     ) -> None:
         self.service = service
+        box = secrets or SecretBox.from_settings(settings)
         self.env = AdminEnv(
             db=db,
             settings=settings,
-            tokens=tokens or confirmation_tokens(settings),
-            secrets=SecretBox(secrets_key_file(settings)),
+            tokens=tokens or ConfirmationTokens(KeyRing(settings, lambda: db, box)),
+            secrets=box,
             sites_dir=sites_dir_of(settings),
             reserved_site_ids=service.catalog.static_ids,
             sites_changed=self.sync_sites,

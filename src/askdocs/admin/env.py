@@ -11,9 +11,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from askdocs.admin.crypto import SecretBox
 from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
+from askdocs.keys import SecretBox
 from askdocs.settings import Settings
 
 JsonObject = dict[str, Any]

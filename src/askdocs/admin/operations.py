@@ -20,6 +20,7 @@ from askdocs.admin.models import Args, as_args, canonical_arguments, parse
 from askdocs.admin.names import OPERATIONS, Authority, apply_name, authority_of, propose_name
 from askdocs.confirm.canonical import canonical_json
 from askdocs.errors import Forbidden, InvalidInput
+from askdocs.replicas.changes import bump
 
 APPLY_LOCK = 0x61646D61  # "adma": PostgreSQL advisory lock serialising applies
 MISMATCH_MESSAGE = "the confirmation token does not match this change; propose it again"
@@ -120,6 +121,8 @@ def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> Json
         if not env.tokens.verify(operation, bound_payload(model, prepared), user_id, presented):
             raise Forbidden(MISMATCH_MESSAGE, code="confirmation_invalid")
         result = prepared.write(session)
+        if operation in SITE_OPERATIONS or operation in PROVIDER_OPERATIONS:
+            bump(session)  # every other replica re-reads its sites and providers
     if operation in SITE_OPERATIONS:
         env.sites_changed()
     if operation in PROVIDER_OPERATIONS:

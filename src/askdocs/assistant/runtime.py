@@ -21,6 +21,7 @@ from askdocs.assistant.toolset import ToolDeps, build_registry, offered_tools
 from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.indexing import ActivityMonitor
+from askdocs.keys import KeyRing
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
 from askdocs.settings import Settings
@@ -40,6 +41,7 @@ class AssistantRuntime:
     turns: TurnRegistry = field(default_factory=TurnRegistry)
     owns_db: bool = False
     chooser: Callable[[], ChatChoice] | None = None  # the chat provider in use, per turn
+    keys: KeyRing | None = None  # the App's; None: a ring of its own over ``db``
 
     @property
     def monitor(self) -> ActivityMonitor:
@@ -48,11 +50,17 @@ class AssistantRuntime:
 
     @classmethod
     def build(
-        cls, deps: ToolDeps, model: ChatModel | None, *, owns_db: bool = False
+        cls,
+        deps: ToolDeps,
+        model: ChatModel | None,
+        *,
+        owns_db: bool = False,
+        keys: KeyRing | None = None,
     ) -> AssistantRuntime:
         runtime = cls(deps.settings, deps.service, deps.db, model, build_registry(deps), deps.pool)
         runtime.owns_db = owns_db
         runtime.chooser = deps.admin.active.chat
+        runtime.keys = keys or KeyRing(deps.settings, lambda: deps.db, deps.admin.env.secrets)
         return runtime
 
     def current_chat(self) -> ChatChoice:

@@ -60,7 +60,7 @@ def boundary_auth(
     """Check credentials before anything starts; raise AuthError/ConfigError otherwise."""
     if run.transport == "stdio" and not run.api_url:
         return None, None  # local stdio: the parent process owns the pipe
-    from askdocs.auth.keys import signing_key
+    from askdocs.keys import KeyRing
     from askdocs.mcp.auth import (
         JwtTokenVerifier,
         LocalUsers,
@@ -72,10 +72,12 @@ def boundary_auth(
     if run.transport == "http":
         if run.api_url:
             require_shared_key(settings, env)
-        signing_key(settings)  # fail now on a bad key, not on the first request
+        users = LocalUsers(settings)
+        keys = KeyRing(settings, users.database)
+        keys.signing("jwt")  # fail now on a bad key, not on the first request
         if run.api_url:
-            return None, JwtTokenVerifier(settings)  # the API re-checks the user
-        return None, JwtTokenVerifier(settings, LocalUsers(settings))
+            return None, JwtTokenVerifier(settings, keys=keys)  # the API re-checks the user
+        return None, JwtTokenVerifier(settings, users, keys)
     token = stdio_token(env)
     require_shared_key(settings, env)  # before verify, which would create a local key
     return stdio_auth(settings, token), None

@@ -25,7 +25,7 @@ Runtime = AssistantDep
 
 
 def accounts_for(runtime: AssistantRuntime) -> Accounts:
-    return Accounts(runtime.settings, runtime.db)
+    return Accounts(runtime.settings, runtime.db, runtime.keys)
 
 
 async def get_accounts(runtime: Runtime) -> Accounts:

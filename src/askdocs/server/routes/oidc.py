@@ -17,10 +17,10 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from askdocs.auth.keys import signing_key
 from askdocs.auth.oidc import OidcClient
 from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, safe_next, seal, unseal
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
+from askdocs.keys import Key, KeyRing
 from askdocs.server.signin import AccountsDep, cookie_secure, request_origin, set_session_cookie
 from askdocs.settings import Settings
 
@@ -35,8 +35,18 @@ def client_of(settings: Settings) -> OidcClient:
     return OidcClient(settings.auth.oidc)
 
 
-def state_key(settings: Settings) -> bytes:
-    return hmac.new(signing_key(settings).encode(), b"askdocs oidc state", hashlib.sha256).digest()
+def state_key(key: Key) -> bytes:
+    """The sealing key of the sign-on state, derived from one version of the ``jwt`` key."""
+    return hmac.new(key.secret, b"askdocs oidc state", hashlib.sha256).digest()
+
+
+def unseal_any(keys: KeyRing, value: str | None, now: int) -> FlowState | None:
+    """The state sealed with any verifying ``jwt`` key (a rotation mid-sign-on still works)."""
+    for key in keys.verifying("jwt"):
+        flow = unseal(state_key(key), value, now)
+        if flow is not None:
+            return flow
+    return None
 
 
 def redirect_uri(settings: Settings, request: Request) -> str:
@@ -57,10 +67,11 @@ async def start(
     client = client_of(settings)
     flow = FlowState.fresh(safe_next(next), int(time.time()) + settings.auth.oidc.state_ttl_seconds)
     url = await client.authorization_url(flow, redirect_uri(settings, request))
+    sealing = await anyio.to_thread.run_sync(accounts.keys.signing, "jwt")
     response = RedirectResponse(url, 303)
     response.set_cookie(
         STATE_COOKIE,
-        seal(state_key(settings), flow),
+        seal(state_key(sealing), flow),
         max_age=settings.auth.oidc.state_ttl_seconds,
         path="/api/v1/auth/oidc",
         httponly=True,
@@ -81,7 +92,8 @@ async def callback(
 ) -> RedirectResponse:
     settings = accounts.settings
     client = client_of(settings)
-    flow = unseal(state_key(settings), request.cookies.get(STATE_COOKIE), int(time.time()))
+    cookie, now = request.cookies.get(STATE_COOKIE), int(time.time())
+    flow = await anyio.to_thread.run_sync(unseal_any, accounts.keys, cookie, now)
     if flow is None or not state or not hmac.compare_digest(state, flow.state):
         return failed("oidc_state_mismatch")
     if error or not code:
