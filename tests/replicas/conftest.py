@@ -1,0 +1,70 @@
+"""Two replicas in one test: two ``App``s, each with its own data dir, on one database (each
+backend) and one secrets key, each with its change watcher running as ``serve`` runs it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+import pytest
+from cryptography.fernet import Fernet
+
+from askdocs.admin.names import grantable_tools
+from askdocs.db.admin_models import ToolGrantRow
+from askdocs.users.service import UserService
+from askdocs.users.types import User
+from tests.assistant.conftest import Harness, docs_root, open_harness
+from tests.assistant.scripted import ModelServer, model_server
+from tests.db.fixtures import migrated_database_url, postgres_server
+
+__all__ = ["docs_root", "migrated_database_url", "postgres_server"]
+POLL_SECONDS = 0.2
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@dataclass
+class Replicas:
+    a: Harness
+    b: Harness
+    models: ModelServer
+
+    def owner_with_org(self, email: str) -> tuple[User, str, dict[str, str]]:
+        """A signed-up organisation owner holding every admin tool, and a bearer header."""
+        users = UserService(self.a.runtime.db)
+        user, header = self.a.user(email)
+        org = users.create_organisation(f"Org of {email}", user.id).id
+        with self.a.runtime.db.session(write=True) as session:
+            for tool in grantable_tools():
+                session.add(ToolGrantRow(user_id=user.id, tool_name=tool))
+        return user, org, header
+
+
+@pytest.fixture
+async def replicas(
+    tmp_path: Path, migrated_database_url: str, docs_root: Path
+) -> AsyncIterator[Replicas]:
+    shared = {
+        "admin": {"secrets_key": Fernet.generate_key().decode()},
+        "server": {"change_poll_seconds": POLL_SECONDS, "index_in_background": False},
+    }
+    with model_server() as models:
+        async with AsyncExitStack() as stack:
+            opened = [
+                await stack.enter_async_context(
+                    open_harness(
+                        tmp_path / name, migrated_database_url, docs_root, models, **shared
+                    )
+                )
+                for name in ("a", "b")
+            ]
+            for harness in opened:
+                harness.app.changes = await anyio.to_thread.run_sync(harness.app.watch_changes)
+                harness.app.changes.start()
+            yield Replicas(opened[0], opened[1], models)
