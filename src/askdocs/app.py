@@ -163,7 +163,8 @@ class App:
     async def start(self) -> None:
         self.warm_thread = self.engine.start_warm_up()  # the model loads while the db opens
         self.reader.start_workers()  # the first reader request finds its workers ready
-        await self.stored_parts()
+        stored = await self.stored_parts()
+        stored.assistant.start_pulse()  # sweeps turns a stopped replica left running
         await anyio.to_thread.run_sync(self._load_keys)
         self.changes = await anyio.to_thread.run_sync(self.watch_changes)
         self.changes.start()

@@ -3,6 +3,7 @@ backend) and one secrets key, each with its change watcher running as ``serve`` 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from tests.db.fixtures import migrated_database_url, postgres_server
 
 __all__ = ["docs_root", "migrated_database_url", "postgres_server"]
 POLL_SECONDS = 0.2
+HEARTBEAT_SECONDS, LOST_SECONDS = 0.25, 1.5  # a dead replica's turns: interrupted after 1.5 s
 
 
 @pytest.fixture
@@ -34,6 +36,15 @@ class Replicas:
     a: Harness
     b: Harness
     models: ModelServer
+
+    async def kill(self, harness: Harness) -> None:
+        """What kill -9 leaves of a replica's turns: no heartbeat, no ending written."""
+        runtime = harness.runtime
+        pulse, runtime._pulse = runtime._pulse, None
+        tasks = [*runtime.turns.tasks(), *([pulse] if pulse else [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def owner_with_org(self, email: str) -> tuple[User, str, dict[str, str]]:
         """A signed-up organisation owner holding every admin tool, and a bearer header."""
@@ -53,6 +64,10 @@ async def replicas(
     shared = {
         "admin": {"secrets_key": Fernet.generate_key().decode()},
         "server": {"change_poll_seconds": POLL_SECONDS, "index_in_background": False},
+        "assistant": {
+            "turn_heartbeat_seconds": HEARTBEAT_SECONDS,
+            "turn_lost_seconds": LOST_SECONDS,
+        },
     }
     with model_server() as models:
         async with AsyncExitStack() as stack:
@@ -67,4 +82,5 @@ async def replicas(
             for harness in opened:
                 harness.app.changes = await anyio.to_thread.run_sync(harness.app.watch_changes)
                 harness.app.changes.start()
+                harness.runtime.start_pulse()
             yield Replicas(opened[0], opened[1], models)

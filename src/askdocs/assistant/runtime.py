@@ -2,7 +2,10 @@
 
 Built once by the application object (``askdocs.app.App``) and closed at shutdown; routes
 reach it through a FastAPI dependency. Turns run as tasks owned here, not by the request
-that started them.
+that started them, and are registered in the database under this process's ``replica``
+name (``askdocs.assistant.turnlog``). The pulse renews their heartbeat every
+``assistant.turn_heartbeat_seconds`` and sweeps the turns other replicas lost; at shutdown
+the turns still running here are written down as interrupted.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import anyio
+
 from askdocs.admin.active import ChatChoice
 from askdocs.assistant.registry import TurnRegistry
 from askdocs.assistant.site_access import usable_site
 from askdocs.assistant.store import ThreadStore
 from askdocs.assistant.tools import ToolRegistry
 from askdocs.assistant.toolset import ToolDeps, build_registry, offered_tools
+from askdocs.assistant.turnlog import TurnLog, replica_name
 from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.indexing import ActivityMonitor
@@ -42,6 +48,8 @@ class AssistantRuntime:
     owns_db: bool = False
     chooser: Callable[[], ChatChoice] | None = None  # the chat provider in use, per turn
     keys: KeyRing | None = None  # the App's; None: a ring of its own over ``db``
+    replica: str = field(default_factory=replica_name)  # this process, in assistant_turns
+    _pulse: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     @property
     def monitor(self) -> ActivityMonitor:
@@ -75,6 +83,28 @@ class AssistantRuntime:
         return ThreadStore(self.db)
 
     @property
+    def turn_log(self) -> TurnLog:
+        return TurnLog(self.db, self.settings.assistant.turn_lost_seconds)
+
+    def start_pulse(self) -> None:
+        """Start the heartbeat and sweep of turns (idempotent; needs a running loop)."""
+        if self._pulse is None or self._pulse.done():
+            self._pulse = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        log_, every = self.turn_log, self.settings.assistant.turn_heartbeat_seconds
+        while True:
+            try:
+                if ids := self.turns.turn_ids():
+                    await anyio.to_thread.run_sync(log_.beat, ids)
+                lost = await anyio.to_thread.run_sync(log_.sweep)
+                if lost:
+                    log.warning("%d assistant turn(s) lost their replica: interrupted", lost)
+            except Exception as exc:  # the database is down: the next beat tries again
+                log.warning("assistant turn heartbeat failed: %s", type(exc).__name__)
+            await asyncio.sleep(every)
+
+    @property
     def users(self) -> UserService:
         return UserService(self.db)
 
@@ -104,11 +134,18 @@ class AssistantRuntime:
         return self.service.sites[0].id if self.service.sites else None
 
     async def close(self) -> None:
+        if self._pulse is not None:
+            self._pulse.cancel()
+            await asyncio.gather(self._pulse, return_exceptions=True)
         tasks = self.turns.tasks()
         for task in tasks:
             task.cancel()
         if tasks:
             log.warning("shutting down with %d assistant turn(s) in flight", len(tasks))
             await asyncio.gather(*tasks, return_exceptions=True)
+            try:  # every other replica shows them interrupted now, not after the bound
+                await anyio.to_thread.run_sync(self.turn_log.end_replica, self.replica)
+            except Exception as exc:
+                log.warning("could not mark this replica's turns interrupted: %s", exc)
         if self.owns_db:
             self.db.close()
