@@ -47,6 +47,7 @@ from askdocs.indexing import Indexer
 from askdocs.keys import KEY_NAMES, KeyRing, SecretBox
 from askdocs.reader.control import DocsReader
 from askdocs.replicas.changes import ChangeWatcher
+from askdocs.replicas.locks import IndexCoordination
 from askdocs.service import AskDocs
 from askdocs.settings import Settings
 from askdocs.sites import SiteCatalog
@@ -69,7 +70,9 @@ class App:
 
     def __init__(self, settings: Settings, *, engine: AskDocs | None = None) -> None:
         self.settings = settings
-        self.core = Core(settings, engine=engine)
+        # a shared Qdrant server's install id and build lock, from the database
+        self.coordination = IndexCoordination(settings, lambda: self.stored().db)
+        self.core = Core(settings, engine=engine, coordination=self.coordination)
         self.engine, self.pool, self.chat = self.core.engine, self.core.pool, self.core.chat
         self.indexer: Indexer = self.core.indexer
         self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane

@@ -4,8 +4,8 @@ backend) and one secrets key, each with its change watcher running as ``serve`` 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +15,8 @@ from cryptography.fernet import Fernet
 
 from askdocs.admin.names import grantable_tools
 from askdocs.db.admin_models import ToolGrantRow
+from askdocs.service import AskDocs
+from askdocs.settings import Settings
 from askdocs.users.service import UserService
 from askdocs.users.types import User
 from tests.assistant.conftest import Harness, docs_root, open_harness
@@ -57,25 +59,30 @@ class Replicas:
         return user, org, header
 
 
-@pytest.fixture
-async def replicas(
-    tmp_path: Path, migrated_database_url: str, docs_root: Path
+@asynccontextmanager
+async def open_replicas(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    engine: Callable[[Settings], AskDocs] | None = None,
+    **overrides: object,
 ) -> AsyncIterator[Replicas]:
-    shared = {
+    """Replicas ``a`` and ``b`` on ``database_url``, their change watchers and turn pulses
+    running; ``engine`` makes each one's engine (the caller closes them)."""
+    shared: dict[str, object] = {
         "admin": {"secrets_key": Fernet.generate_key().decode()},
         "server": {"change_poll_seconds": POLL_SECONDS, "index_in_background": False},
         "assistant": {
             "turn_heartbeat_seconds": HEARTBEAT_SECONDS,
             "turn_lost_seconds": LOST_SECONDS,
         },
+        **overrides,
     }
     with model_server() as models:
         async with AsyncExitStack() as stack:
             opened = [
                 await stack.enter_async_context(
-                    open_harness(
-                        tmp_path / name, migrated_database_url, docs_root, models, **shared
-                    )
+                    open_harness(tmp_path / name, database_url, docs_root, models, engine, **shared)
                 )
                 for name in ("a", "b")
             ]
@@ -84,3 +91,11 @@ async def replicas(
                 harness.app.changes.start()
                 harness.runtime.start_pulse()
             yield Replicas(opened[0], opened[1], models)
+
+
+@pytest.fixture
+async def replicas(
+    tmp_path: Path, migrated_database_url: str, docs_root: Path
+) -> AsyncIterator[Replicas]:
+    async with open_replicas(tmp_path, migrated_database_url, docs_root) as opened:
+        yield opened
