@@ -92,17 +92,24 @@ class AssistantRuntime:
             self._pulse = asyncio.get_running_loop().create_task(self._beat())
 
     async def _beat(self) -> None:
-        log_, every = self.turn_log, self.settings.assistant.turn_heartbeat_seconds
+        every, failing = self.settings.assistant.turn_heartbeat_seconds, False
         while True:
             try:
-                if ids := self.turns.turn_ids():
-                    await anyio.to_thread.run_sync(log_.beat, ids)
-                lost = await anyio.to_thread.run_sync(log_.sweep)
-                if lost:
-                    log.warning("%d assistant turn(s) lost their replica: interrupted", lost)
+                await self._beat_once()
+                failing = False
             except Exception as exc:  # the database is down: the next beat tries again
-                log.warning("assistant turn heartbeat failed: %s", type(exc).__name__)
+                if not failing:
+                    log.warning("assistant turn heartbeat failed: %s", type(exc).__name__)
+                failing = True
             await asyncio.sleep(every)
+
+    async def _beat_once(self) -> None:
+        turns = self.turn_log
+        if ids := self.turns.turn_ids():
+            await anyio.to_thread.run_sync(turns.beat, ids)
+        lost = await anyio.to_thread.run_sync(turns.sweep)
+        if lost:
+            log.warning("%d assistant turn(s) lost their replica: interrupted", lost)
 
     @property
     def users(self) -> UserService:

@@ -59,6 +59,7 @@ class ChangeWatcher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.applied = 0  # changes acted on (tests and the bench read it)
+        self._failing = False  # a failure is logged once, until a poll succeeds
 
     def start(self) -> None:
         self._seen = current(self._db)
@@ -79,12 +80,16 @@ class ChangeWatcher:
         """Act on a change since the last poll; whether there was one."""
         try:
             version = current(self._db)
-            if version == self._seen:
-                return False
-            for listener in self._listeners:
-                listener()
+            if version != self._seen:
+                for listener in self._listeners:
+                    listener()
         except Exception as exc:
-            log.warning("replica change check failed (retried): %s", exc)
+            if not self._failing:
+                log.warning("replica change check failed (retried every poll): %s", exc)
+            self._failing = True
+            return False
+        self._failing = False
+        if version == self._seen:
             return False
         self._seen = version
         self.applied += 1
