@@ -27,7 +27,7 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, delete, func, select, update
 from sqlalchemy.orm import Session
 
-from askdocs.assistant.types import ThreadSummary, TurnView
+from askdocs.assistant.types import ReplyState, ThreadSummary, TurnView
 from askdocs.db import Database
 from askdocs.db.models import utcnow
 from askdocs.db.replica_models import TurnFrameRow, TurnRow
@@ -41,7 +41,7 @@ def replica_name() -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-def reply_state(summary: ThreadSummary, now: datetime, lost_seconds: float) -> str:
+def reply_state(summary: ThreadSummary, now: datetime, lost_seconds: float) -> ReplyState:
     """``running`` (replyInProgress), ``interrupted`` (the turn on the trailing question
     lost its replica) or ``idle``. Pure."""
     turn = summary.turn

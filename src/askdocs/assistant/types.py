@@ -21,6 +21,7 @@ class MessageRecord:
 
 
 TurnState = Literal["running", "done", "failed", "interrupted"]
+ReplyState = Literal["idle", "running", "interrupted"]  # how a thread's last question stands
 
 
 @dataclass(frozen=True)

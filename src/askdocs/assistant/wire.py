@@ -9,7 +9,13 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from askdocs.admin.proposal_wire import ProposalOut
-from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
+from askdocs.assistant.types import (
+    MessageRecord,
+    PageContext,
+    ReplyState,
+    ThreadDetail,
+    ThreadSummary,
+)
 from askdocs.guard.validation import CleanText
 from askdocs.wire import Wire
 
@@ -123,7 +129,7 @@ class ThreadOut(Wire):
     reply_interrupted: bool = False  # the turn answering the last message lost its server
 
     @classmethod
-    def of(cls, summary: ThreadSummary, *, state: str) -> ThreadOut:
+    def of(cls, summary: ThreadSummary, *, state: ReplyState) -> ThreadOut:
         """``state``: ``turnlog.reply_state`` of the summary (running, interrupted, idle)."""
         return cls(
             id=summary.id,
@@ -148,7 +154,7 @@ class ThreadDetailOut(ThreadOut):
 
     @classmethod
     def of_detail(
-        cls, detail: ThreadDetail, *, state: str, proposals: list[ProposalOut]
+        cls, detail: ThreadDetail, *, state: ReplyState, proposals: list[ProposalOut]
     ) -> ThreadDetailOut:
         summary = ThreadOut.of(detail.summary, state=state)
         messages = [MessageOut.of(m) for m in detail.messages]

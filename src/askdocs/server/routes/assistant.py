@@ -25,7 +25,7 @@ from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.store import thread_not_found
 from askdocs.assistant.turn import Turn
 from askdocs.assistant.turnlog import reply_state
-from askdocs.assistant.types import ThreadSummary
+from askdocs.assistant.types import ReplyState, ThreadSummary
 from askdocs.assistant.wire import (
     ChatIn,
     CreatedOut,
@@ -63,7 +63,7 @@ async def list_threads(runtime: Runtime, caller: Caller, archived: bool = False)
     return ThreadListOut(threads=[ThreadOut.of(s, state=_state(runtime, s)) for s in summaries])
 
 
-def _state(runtime: AssistantRuntime, summary: ThreadSummary) -> str:
+def _state(runtime: AssistantRuntime, summary: ThreadSummary) -> ReplyState:
     return reply_state(summary, utcnow(), runtime.settings.assistant.turn_lost_seconds)
 
 
