@@ -5,12 +5,15 @@ period, and unreadable with another secrets key."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
+import jwt as pyjwt
 import pytest
 from cryptography.fernet import Fernet
 from sqlalchemy import select
 
+from askdocs.auth.jwt import verify
 from askdocs.db import Database
 from askdocs.db.replica_models import InstallKeyRow
 from askdocs.errors import ConfigError
@@ -64,12 +67,16 @@ def test_replicas_racing_on_first_use_agree(db: Database, tmp_path: Path) -> Non
 
 def test_an_older_install_keeps_its_data_dir_keys(db: Database, tmp_path: Path) -> None:
     (tmp_path / "jwt-signing-key").write_text("j" * 48)
+    now = int(time.time())
+    claims = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    issued_before = pyjwt.encode(claims, "j" * 48, algorithm="HS256")  # no kid, as before
     (tmp_path / "assistant-confirmation-token").write_text("ab" * 32)
     (tmp_path / "visitor-hash-key").write_text("v" * 40)
     keys = ring(db, tmp_path)
     assert keys.signing("jwt").secret == b"j" * 48
     assert keys.signing("confirmation").secret == bytes.fromhex("ab" * 32)
     assert keys.signing("visitor").secret == b"v" * 40
+    assert verify(issued_before, load_settings(data_dir=tmp_path), keys).sub == "u1"
     (tmp_path / "jwt-signing-key").write_text("k" * 48)  # after the import the file is not read
     assert ring(db, tmp_path).signing("jwt").secret == b"j" * 48
 
