@@ -20,9 +20,12 @@ from askdocs.index import KEYWORD_ONLY, IndexStore
 from askdocs.index.server import QdrantBackend
 from askdocs.replicas.locks import IndexCoordination
 from askdocs.service import AskDocs
-from askdocs.settings import Settings
+from askdocs.settings import DatabaseSettings, Settings
 from tests.db.postgres import PostgresServer
 from tests.replicas.conftest import Replicas, open_replicas
+
+LOADED = DatabaseSettings(timeout_seconds=10)  # a loaded CI machine: tests/conftest.py
+
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgres]
 
@@ -48,7 +51,7 @@ async def shared(
     made: list[tuple[AskDocs, Database]] = []
 
     def engine(settings: Settings) -> AskDocs:
-        db = Database.from_url(url)
+        db = Database.from_url(url, LOADED)
         coordination = IndexCoordination(settings, lambda: db)
         backend = QdrantBackend(client, settings.data_dir / "index", coordination=coordination)
         made.append((AskDocs(settings, coordination=coordination, store=IndexStore(backend)), db))

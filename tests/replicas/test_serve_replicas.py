@@ -26,7 +26,7 @@ from askdocs.auth.jwt import mint
 from askdocs.db import Database
 from askdocs.db.models import MessageRow
 from askdocs.keys import KeyRing
-from askdocs.settings import Settings, load_settings
+from askdocs.settings import DatabaseSettings, Settings, load_settings
 from askdocs.users.service import UserService
 from tests.assistant.conftest import DOCS
 from tests.assistant.scripted import ModelServer, Script, model_server
@@ -34,6 +34,9 @@ from tests.db.postgres import PostgresServer
 from tests.server.process import ServeProcess, serve_command
 from tests.support.process import clean_env, free_port, running
 from tests.support.timing import bounded
+
+LOADED = DatabaseSettings(timeout_seconds=10)  # a loaded CI machine: tests/conftest.py
+
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 HEARTBEAT, LOST = 1.0, 4.0
@@ -50,7 +53,7 @@ class Install:
     procs: dict[str, ServeProcess] = field(default_factory=dict)
 
     def token(self, email: str) -> str:
-        db = Database.from_url(self.database_url)
+        db = Database.from_url(self.database_url, LOADED)
         try:
             user = UserService(db).create_user(email, email)
             return mint(self.settings, user.id, keys=KeyRing(self.settings, lambda: db))
@@ -68,7 +71,7 @@ class Install:
             yield self.procs[name]
 
     def messages(self, thread: str) -> list[tuple[int, str, str]]:
-        db = Database.from_url(self.database_url)
+        db = Database.from_url(self.database_url, LOADED)
         query = (
             select(MessageRow).where(MessageRow.thread_id == thread).order_by(MessageRow.sequence)
         )

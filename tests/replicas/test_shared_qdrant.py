@@ -19,9 +19,12 @@ from askdocs.index import IndexStore, QueryFilter, build_index, model_spec
 from askdocs.index.server import QdrantBackend
 from askdocs.replicas.locks import IndexCoordination
 from askdocs.search.lexical import document_vector, query_vector
-from askdocs.settings import load_settings
+from askdocs.settings import DatabaseSettings, load_settings
 from askdocs.types import Chunk
 from tests.index.helpers import HashingEmbedder, chunk
+
+LOADED = DatabaseSettings(timeout_seconds=10)  # a loaded CI machine: tests/conftest.py
+
 
 EMBEDDER = HashingEmbedder()
 MODEL = model_spec(EMBEDDER)
@@ -69,7 +72,7 @@ def replicas(
         settings = load_settings(
             data_dir=tmp_path / f"{install}{number}", database_url=urls[install]
         )
-        db = Database.from_url(urls[install])
+        db = Database.from_url(urls[install], LOADED)
         coordination = IndexCoordination(settings, lambda db=db: db)  # type: ignore[misc]
         backend = QdrantBackend(client, settings.data_dir / "index", coordination=coordination)
         opened.append((Replica(install, IndexStore(backend)), db))
