@@ -77,10 +77,10 @@ class App:
         self.indexer: Indexer = self.core.indexer
         self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane
         self.limiter = Limiter(open_limits_store(settings), settings)
-        self.bot_check: BotCheck = create_bot_check(settings.bot_check)
         self.reader = DocsReader(settings)
         self.secrets = SecretBox.from_settings(settings)
         self.keys = KeyRing(settings, lambda: self.stored().db, self.secrets)
+        self.bot_check: BotCheck = create_bot_check(settings, self.limiter.store, self.keys)
         self.tokens = ConfirmationTokens(self.keys)
         self.changes: ChangeWatcher | None = None
         self._stored: Stored | None = None

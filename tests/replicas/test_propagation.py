@@ -10,6 +10,7 @@ from collections.abc import Callable
 import anyio
 import pytest
 
+from askdocs.users.service import UserService
 from tests.assistant.conftest import Harness
 from tests.replicas.conftest import POLL_SECONDS, Replicas
 from tests.support.timing import bounded
@@ -94,14 +95,13 @@ async def test_an_embedding_provider_switch_reaches_the_other_replica(replicas: 
 @pytest.mark.anyio
 async def test_memberships_take_effect_on_the_other_replica_at_once(replicas: Replicas) -> None:
     _, org, owner_header = replicas.owner_with_org("owner@a.io")
-    _, member_header = replicas.a.user("member@a.io")
+    member, member_header = replicas.a.user("member@a.io")
+    UserService(replicas.a.runtime.db).add_member(org, member.id, "member")
     before = await replicas.b.client.get(f"/api/v1/orgs/{org}", headers=member_header)
-    assert before.status_code == 404
-    added = await replicas.a.client.post(
-        f"/api/v1/orgs/{org}/members",
-        json={"email": "member@a.io", "role": "member"},
-        headers=owner_header,
+    assert before.status_code == 200, before.text
+    removed = await replicas.a.client.delete(
+        f"/api/v1/orgs/{org}/members/{member.id}", headers=owner_header
     )
-    assert added.status_code == 201, added.text
+    assert removed.status_code == 204, removed.text
     after = await replicas.b.client.get(f"/api/v1/orgs/{org}", headers=member_header)
-    assert after.status_code == 200, after.text  # no poll: B reads memberships per request
+    assert after.status_code == 404, after.text  # no poll: B reads memberships per request

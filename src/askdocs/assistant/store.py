@@ -19,6 +19,7 @@ from askdocs.assistant.turnlog import TurnStart, add_turn, latest_turns, live_tu
 from askdocs.assistant.types import MessageRecord, ThreadDetail, ThreadSummary, TurnView
 from askdocs.db import Database
 from askdocs.db.models import MessageRow, ThreadRow, new_id, utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 
 THREAD_NOT_FOUND = "Thread not found"
@@ -26,7 +27,7 @@ REPLAYED_ROLES = ("user", "assistant")
 
 
 def thread_not_found() -> NotFound:
-    return NotFound(THREAD_NOT_FOUND, code="thread_not_found")
+    return NotFound(THREAD_NOT_FOUND, code=ErrorCode.THREAD_NOT_FOUND)
 
 
 def _message(row: MessageRow) -> MessageRecord:

@@ -2,7 +2,9 @@
 
 Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
 as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
-caller; a token alone never grants it.
+caller; a token alone never grants it. ``tokenVersion`` (absent: 0) is the account's token
+version when the token was minted; the caller compares it with the account's now
+(``users.principal.resolve``).
 
 The key is the install's ``jwt`` key (``askdocs.keys``): a token signed with a stored key
 names its version in the ``kid`` header, so after a rotation a token verifies with exactly
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 import jwt as pyjwt
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.keys import Key, KeyRing, standalone_ring
 from askdocs.settings import Settings
@@ -41,6 +44,7 @@ class Claims:
     platform_admin: bool
     issued_at: int
     expires_at: int
+    token_version: int = 0
 
 
 def mint(
@@ -52,6 +56,7 @@ def mint(
     org_role: str | None = None,
     platform_admin: bool = False,
     now: int | None = None,
+    token_version: int = 0,
     keys: KeyRing | None = None,
 ) -> str:
     issued = int(time.time()) if now is None else now
@@ -63,6 +68,7 @@ def mint(
         "iss": settings.auth.jwt_issuer,
         "aud": settings.auth.jwt_audience,
         "platformAdmin": platform_admin,
+        "tokenVersion": token_version,
     }
     if org is not None:
         claims["org"] = org
@@ -85,10 +91,10 @@ def verify(token: str, settings: Settings, keys: KeyRing | None = None) -> Claim
         except pyjwt.InvalidSignatureError:
             continue
         except pyjwt.ExpiredSignatureError as exc:
-            raise AuthError("token expired", code="token_expired") from exc
+            raise AuthError("token expired", code=ErrorCode.TOKEN_EXPIRED) from exc
         except pyjwt.PyJWTError as exc:
-            raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
-    raise AuthError("invalid token: signature verification failed", code="invalid_token")
+            raise AuthError(f"invalid token: {exc}", code=ErrorCode.INVALID_TOKEN) from exc
+    raise AuthError("invalid token: signature verification failed", code=ErrorCode.INVALID_TOKEN)
 
 
 def _decode(token: str, key: Key, settings: Settings) -> dict[str, object]:
@@ -108,14 +114,14 @@ def _candidates(ring: KeyRing, token: str) -> tuple[Key, ...]:
     try:
         kid = pyjwt.get_unverified_header(token).get("kid")
     except pyjwt.PyJWTError as exc:
-        raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
+        raise AuthError(f"invalid token: {exc}", code=ErrorCode.INVALID_TOKEN) from exc
     if kid is None:
         return ring.verifying("jwt")
     if not isinstance(kid, str) or not _KID.match(kid):
-        raise AuthError("invalid token: unknown key id", code="invalid_token")
+        raise AuthError("invalid token: unknown key id", code=ErrorCode.INVALID_TOKEN)
     key = ring.version("jwt", int(kid))
     if key is None:
-        raise AuthError("invalid token: its signing key was retired", code="invalid_token")
+        raise AuthError("invalid token: its signing key was retired", code=ErrorCode.INVALID_TOKEN)
     return (key,)
 
 
@@ -131,7 +137,9 @@ def _ring(settings: Settings, keys: KeyRing | None) -> Iterator[KeyRing]:
 def _claims(data: dict[str, object]) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
-        raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
+        raise AuthError(
+            "invalid token: sub must be a non-empty string", code=ErrorCode.INVALID_TOKEN
+        )
     admin = data.get("platformAdmin", data.get("isAdmin", False))
     org, role = data.get("org"), data.get("orgRole")
     return Claims(
@@ -141,7 +149,17 @@ def _claims(data: dict[str, object]) -> Claims:
         platform_admin=admin is True,
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
+        token_version=_version(data),
     )
+
+
+def _version(data: dict[str, object]) -> int:
+    value = data.get("tokenVersion", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AuthError(
+            "invalid token: tokenVersion must be a whole number", code=ErrorCode.INVALID_TOKEN
+        )
+    return value
 
 
 def _numeric_date(data: dict[str, object], name: str) -> int:
@@ -149,5 +167,5 @@ def _numeric_date(data: dict[str, object], name: str) -> int:
     boolean or a non-finite number is an invalid token, never a 500."""
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise AuthError(f"invalid token: {name} must be a number", code="invalid_token")
+        raise AuthError(f"invalid token: {name} must be a number", code=ErrorCode.INVALID_TOKEN)
     return math.floor(value)

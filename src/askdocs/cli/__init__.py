@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "keys": "askdocs.cli.keys:keys",
     "mcp": "askdocs.cli.mcp:mcp",
     "report": "askdocs.cli.gaps:report",
+    "config": "askdocs.cli.config:config",
 }
 
 

@@ -15,6 +15,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import CorpusError, DecodeError, FileTooLarge, UnsafePath
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -106,7 +107,7 @@ def _open_file(directory: int, name: str, rel: str) -> int:
 def _open_error(exc: OSError, rel: str, link_reason: str) -> CorpusError:
     if exc.errno in _LINK_ERRNOS:
         return UnsafePath(rel, link_reason)
-    return CorpusError(rel, f"cannot be read: {exc.strerror or exc}", code="unreadable")
+    return CorpusError(rel, f"cannot be read: {exc.strerror or exc}", code=ErrorCode.UNREADABLE)
 
 
 def _check_descriptor(fd: int, rel: str, max_bytes: int) -> None:

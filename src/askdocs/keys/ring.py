@@ -17,6 +17,8 @@ names no version, makes the ring re-read at most once a second).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from askdocs.db.models import utcnow
 from askdocs.db.replica_models import InstallKeyRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, Conflict, InvalidInput
 from askdocs.keys.specs import KEY_NAMES, SPECS, KeyName, legacy_key
 from askdocs.keys.wrap import SecretBox
@@ -58,7 +61,9 @@ def key_name(value: str) -> KeyName:
     for name in KEY_NAMES:
         if name == value:
             return name
-    raise InvalidInput(f"no key named {value!r}: one of {', '.join(KEY_NAMES)}", code="unknown_key")
+    raise InvalidInput(
+        f"no key named {value!r}: one of {', '.join(KEY_NAMES)}", code=ErrorCode.UNKNOWN_KEY
+    )
 
 
 class KeyRing:
@@ -91,6 +96,16 @@ class KeyRing:
         if version > self.signing(name).version:
             self.reload()
         return _find(self.verifying(name), version)
+
+    def derived(self, purpose: str) -> bytes:
+        """A key for one purpose (``"askdocs oidc state"``, ``"askdocs device"``), derived
+        from the signing ``jwt`` key: HMAC-SHA256(key, purpose)."""
+        return derive(self.signing("jwt").secret, purpose)
+
+    def derived_all(self, purpose: str) -> tuple[bytes, ...]:
+        """The purpose's key of every verifying ``jwt`` version (opening what a replica
+        sealed before a rotation), the signing one first."""
+        return tuple(derive(key.secret, purpose) for key in self.verifying("jwt"))
 
     def peek(self, name: KeyName) -> Key | None:
         """The signing key when it is already read; never touches the database."""
@@ -148,7 +163,7 @@ class KeyRing:
             raise ConfigError(
                 f"the {name} key is configured: rotate it by changing the configuration "
                 "on every replica",
-                code="key_configured",
+                code=ErrorCode.KEY_CONFIGURED,
             )
         self.signing(name)  # version 1 exists (imported or made) before the next one
         retire = utcnow() + timedelta(seconds=grace_seconds)
@@ -187,6 +202,10 @@ class KeyRing:
                     provider.api_key_encrypted = self.box.rewrap(provider.api_key_encrypted)
                     count += 1
         return count
+
+
+def derive(secret: bytes, purpose: str) -> bytes:
+    return hmac.new(secret, purpose.encode("ascii"), hashlib.sha256).digest()
 
 
 def _find(keys: tuple[Key, ...], version: int) -> Key | None:

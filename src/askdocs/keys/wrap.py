@@ -20,6 +20,7 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError
 from askdocs.keys.files import write_secret_file
 from askdocs.settings import Settings
@@ -101,7 +102,7 @@ class SecretBox:
             raise ConfigError(
                 "the keys stored in the database were encrypted with another secrets key: "
                 "give every replica the same admin.secrets_key (or admin.secrets_key_file)",
-                code="secrets_key_mismatch",
+                code=ErrorCode.SECRETS_KEY_MISMATCH,
             ) from exc
         return base64.b64decode(text)
 
@@ -112,5 +113,5 @@ class SecretBox:
         except (InvalidToken, ValueError) as exc:
             raise ConfigError(
                 "a stored secret cannot be decrypted with any secrets key",
-                code="secrets_key_mismatch",
+                code=ErrorCode.SECRETS_KEY_MISMATCH,
             ) from exc

@@ -24,6 +24,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 
 from askdocs.auth.jwt import Claims, verify
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, AuthError, ConfigError
 from askdocs.keys import KeyRing
 from askdocs.keys.specs import JWT_ENV, SPECS
@@ -165,7 +166,7 @@ def stdio_token(env: Mapping[str, str] | None = None) -> str:
         raise AuthError(
             f"{TOKEN_ENV} is not set: server mode needs a bearer token "
             "(mint one with `askdocs token create --email YOU`)",
-            code="missing_token",
+            code=ErrorCode.MISSING_TOKEN,
         )
     return token
 

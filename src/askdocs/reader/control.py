@@ -25,6 +25,7 @@ from askdocs.corpus import CorpusCache
 from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.corpus.freshness import FreshnessReader, freshness_json
 from askdocs.corpus.parse_pool import ParsePool
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.reader import article as articles
@@ -41,7 +42,6 @@ from askdocs.settings import Settings, SiteConfig
 from askdocs.types import Page
 
 log = logging.getLogger(__name__)
-UNAVAILABLE = "docs-unavailable"
 DEVELOPER_PREFIX = "developer/"
 _MARKUP_CACHE_SIZE = 256
 
@@ -116,7 +116,7 @@ class DocsReader:
         if page is None and developer and slug.startswith(DEVELOPER_PREFIX):
             return self._developer_article(site, slug.removeprefix(DEVELOPER_PREFIX), chosen)
         if page is None:
-            raise NotFound("no such article", code="article-not-found")
+            raise NotFound("no such article", code=ErrorCode.READER_ARTICLE_NOT_FOUND)
         body = self._body(page, snapshot)
         previous, following = catalogs.neighbours(page, pages)
         skip = [ref.slug for ref in (previous, following) if ref is not None]
@@ -128,7 +128,7 @@ class DocsReader:
         snapshot = self._snapshot(site)
         page = next((p for p in developer_pages(snapshot, locale) if p.slug == slug), None)
         if page is None:
-            raise NotFound("no such article", code="article-not-found")
+            raise NotFound("no such article", code=ErrorCode.READER_ARTICLE_NOT_FOUND)
         body = self._body(page, snapshot)
         found = _article(site, page, locale, body, None, None, [], [])
         renamed = found.model_copy(
@@ -149,12 +149,12 @@ class DocsReader:
         snapshot = self._snapshot(site)
         found = self._find_asset(snapshot, slug, asset_id)
         if found is None:
-            raise NotFound("no such image", code="asset-not-found")
+            raise NotFound("no such image", code=ErrorCode.READER_ASSET_NOT_FOUND)
         if found.sha256 in etags or "*" in etags:
             return AssetFile(asset_id, found.content_type, found.sha256, None)
         data = self._images.read(found)
         if data is None:
-            raise NotFound("no such image", code="asset-not-found")
+            raise NotFound("no such image", code=ErrorCode.READER_ASSET_NOT_FOUND)
         return AssetFile(asset_id, found.content_type, found.sha256, data)
 
     def close(self) -> None:
@@ -167,7 +167,7 @@ class DocsReader:
         except (AskDocsError, OSError) as exc:
             log.warning("site %s: documentation cannot be read: %s", site.id, exc)
             raise ServiceUnavailable(
-                "the documentation cannot be read right now", code=UNAVAILABLE
+                "the documentation cannot be read right now", code=ErrorCode.READER_DOCS_UNAVAILABLE
             ) from None
         self._log_bad_files(site, snapshot)
         return snapshot
@@ -191,7 +191,7 @@ class DocsReader:
             return articles.render_body(page, markup, context, self._checker(page), limit)
         except RenderFailed as exc:
             raise ServiceUnavailable(
-                f"the article cannot be shown: {exc}", code=UNAVAILABLE
+                f"the article cannot be shown: {exc}", code=ErrorCode.READER_DOCS_UNAVAILABLE
             ) from None
 
     def _checker(self, page: Page) -> articles.ImageCheck:
@@ -215,7 +215,9 @@ class DocsReader:
                 while len(self._markups) > _MARKUP_CACHE_SIZE:
                     self._markups.popitem(last=False)
         if isinstance(cached, str):
-            raise ServiceUnavailable(f"the article cannot be shown: {cached}", code=UNAVAILABLE)
+            raise ServiceUnavailable(
+                f"the article cannot be shown: {cached}", code=ErrorCode.READER_DOCS_UNAVAILABLE
+            )
         return cached
 
     def _render(self, page: Page, heading_ids: tuple[str, ...]) -> Markup | str:

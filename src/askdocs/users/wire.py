@@ -74,7 +74,7 @@ class InvitationOut(Wire):
     role: OrgRole | None
     platform_admin: bool
     expires_at: datetime
-    account_exists: bool
+    for_you: bool  # the caller is signed in as the invited address (never: whether it exists)
 
 
 class AcceptIn(Wire):
@@ -88,6 +88,16 @@ class InviteIn(Wire):
     organisation_id: str | None = Field(default=None, max_length=36)
     role: OrgRole | None = None
     platform_admin: bool = False
+
+
+class ResetOut(Wire):
+    email: str
+    expires_at: datetime
+
+
+class ResetIn(Wire):
+    token: str = Field(min_length=10, max_length=200)
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD_FIELD)
 
 
 class InviteOut(Wire):

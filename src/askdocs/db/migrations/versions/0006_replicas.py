@@ -4,7 +4,7 @@ assistant turns with the frames they streamed (so another replica can resume a s
 a turn whose replica died shows as interrupted).
 
 Revision ID: 0006
-Revises: 0005
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0005"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
