@@ -4,6 +4,9 @@ sessions with their CSRF token, confirmation tokens, the visitor hash; and a key
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import altcha
 import anyio
 import pytest
 from click.testing import CliRunner
@@ -11,7 +14,10 @@ from click.testing import CliRunner
 from askdocs.auth.jwt import mint, verify
 from askdocs.cli import cli
 from askdocs.errors import AuthError
+from askdocs.guard.botcheck import create_bot_check
+from askdocs.guard.store_sqlite import SQLiteLimitsStore
 from askdocs.keys import KeyRing
+from askdocs.settings import BotCheckSettings
 from askdocs.users.accounts import Accounts
 from tests.replicas.conftest import Replicas
 from tests.replicas.test_propagation import until
@@ -87,3 +93,22 @@ async def test_a_rotated_signing_key_reaches_both_replicas(replicas: Replicas) -
         assert refused.json()["error"]["code"] == "invalid_token"
     with pytest.raises(AuthError):
         verify(fresh, replicas.a.settings, a_keys)
+
+
+@pytest.mark.anyio
+async def test_an_altcha_challenge_made_on_one_replica_is_solved_on_the_other(
+    replicas: Replicas, tmp_path: Path
+) -> None:
+    bot = BotCheckSettings(provider="altcha", altcha_cost=10, altcha_max_number=50)
+    store = SQLiteLimitsStore(tmp_path / "shared-limits.sqlite3")
+    checks = [
+        create_bot_check(r.settings.model_copy(update={"bot_check": bot}), store, r.app.keys)
+        for r in (replicas.a, replicas.b)
+    ]
+    try:
+        challenge = await anyio.to_thread.run_sync(checks[0].challenge, "ask")  # type: ignore[attr-defined]
+        parsed = altcha.Challenge.from_dict(challenge)
+        token = altcha.Payload(parsed, altcha.solve_challenge(parsed)).to_base64()
+        await checks[1].verify(token, action="ask", hostnames={"docs.test"}, remote_ip=None)
+    finally:
+        await store.close()
