@@ -1,6 +1,7 @@
 """The keys an install keeps, where each may come from, and how a fresh one is made.
 
-- ``jwt`` signs bearer tokens (HS256) and the single sign-on state cookie; configured by
+- ``jwt`` signs bearer tokens (HS256); keys derived from it (``KeyRing.derived``) seal the
+  single sign-on state cookie and the device cookie and sign ALTCHA challenges; configured by
   ``auth.jwt_signing_key`` or ``ASKDOCS_JWT_SIGNING_KEY``; legacy file ``jwt-signing-key``.
 - ``confirmation`` signs confirmation tokens (propose -> apply); configured by
   ``admin.confirmation_token_key`` or ``admin.confirmation_token_key_file``; legacy file
