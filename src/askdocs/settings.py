@@ -7,11 +7,13 @@ arguments. Nothing here reads the environment at import time.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -163,7 +165,11 @@ class IndexSettings(Section):
 class ServerSettings(Section):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
-    trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
+    # the origin visitors use, e.g. "https://docs.example" (guard/proxies.py, docs/deployment.md)
+    public_url: str | None = None
+    # addresses or CIDRs whose Forwarded / X-Forwarded-* headers are believed; none by default
+    trusted_proxies: list[str] = Field(default_factory=list)
+    trusted_proxy_header: str | None = None  # replaced by trusted_proxies: refused when set
     # searches run at once; None: one per CPU core the process may use (blocking.usable_cpus)
     search_concurrency: int | None = Field(default=None, ge=1, le=64)
     # retrieval in this many worker processes (search/processes.py); 0: in the server process
@@ -172,6 +178,54 @@ class ServerSettings(Section):
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
     # how often a replica checks the database for another replica's admin changes
     change_poll_seconds: float = Field(default=2.0, gt=0, le=60)
+
+    @field_validator("public_url")
+    @classmethod
+    def _origin(cls, value: str | None) -> str | None:
+        return origin_of_url(value)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        return [str(proxy_network(entry)) for entry in value]
+
+    @field_validator("trusted_proxy_header")
+    @classmethod
+    def _replaced(cls, value: str | None) -> None:
+        if value is not None:
+            raise ValueError(TRUSTED_PROXY_HEADER_REPLACED)
+
+
+TRUSTED_PROXY_HEADER_REPLACED = (
+    "server.trusted_proxy_header was replaced by server.trusted_proxies: list the addresses "
+    '(or CIDRs) of your reverse proxies, e.g. trusted_proxies = ["127.0.0.1"], and askdocs '
+    "reads X-Forwarded-For/-Proto/-Host or Forwarded from them only; set server.public_url "
+    "to the address visitors use (docs/deployment.md, Behind a reverse proxy)"
+)
+
+
+def origin_of_url(value: str | None) -> str | None:
+    """``scheme://host[:port]`` of ``value`` (lower case, no default port, no trailing
+    slash); a path, query, fragment or user name is refused (askdocs serves at the root)."""
+    if value is None or not value.strip():
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"public_url must be http(s)://host[:port], not {value!r}")
+    if parts.path.strip("/") or parts.query or parts.fragment or parts.username:
+        raise ValueError(f"public_url must be an origin with no path: {value!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    port = f":{parts.port}" if parts.port not in (None, default) else ""
+    return f"{parts.scheme}://{host}{port}"
+
+
+def proxy_network(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """One ``trusted_proxies`` entry: an address (a network of one) or a CIDR."""
+    try:
+        return ipaddress.ip_network(entry.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"trusted_proxies: {entry!r} is not an address or CIDR") from None
 
 
 class DatabaseSettings(Section):
@@ -319,7 +373,7 @@ class AuthSettings(Section):
     device_cookie_days: int = Field(default=180, ge=1)  # how long a browser stays recognised
     invitation_ttl_seconds: int = Field(default=7 * 86400, ge=300)
     reset_link_ttl_seconds: int = Field(default=3600, ge=300)  # a password-reset link
-    public_url: str | None = None  # invitation links; unset: the request's own base URL
+    public_url: str | None = None  # deprecated: read as server.public_url
     oidc: OidcSettings = Field(default_factory=OidcSettings)
 
 
@@ -379,6 +433,20 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, value: Path) -> Path:
         return value.expanduser()
+
+    @model_validator(mode="after")
+    def _fold_public_url(self) -> Settings:
+        """The old ``auth.public_url`` is read as ``server.public_url`` when that is unset;
+        ``askdocs serve`` says so at start-up (``guard.proxies.start_up_warnings``)."""
+        old = origin_of_url(self.auth.public_url)
+        if old is not None and self.server.public_url is None:
+            self.server = self.server.model_copy(update={"public_url": old})
+        elif old is not None and old != self.server.public_url:
+            raise ValueError(
+                f"auth.public_url ({old}) and server.public_url ({self.server.public_url}) "
+                "differ: remove auth.public_url, server.public_url replaces it"
+            )
+        return self
 
     @classmethod
     def settings_customise_sources(

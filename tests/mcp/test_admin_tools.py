@@ -130,6 +130,21 @@ async def test_declining_writes_nothing(rig: Rig) -> None:
         assert not target.exists()
 
 
+async def test_the_apply_link_is_on_the_public_url(rig: Rig) -> None:
+    """Behind a proxy the API's own address is internal: people get ``server.public_url``."""
+    backend = RemoteBackend(
+        "http://askdocs.test",
+        timeout_seconds=15,
+        transport=rig.transport,
+        public_url="https://docs.example",
+    )
+    options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=owner(rig))
+    async with Client(build_server(backend, options)) as client:  # type: ignore[arg-type]
+        result = await client.call_tool("propose_write_page", PAGE)
+    out = result.structured_content
+    assert out["applyUrl"] == f"https://docs.example/proposals/{out['proposalId']}"
+
+
 async def test_a_client_without_elicitation_gets_a_link_to_apply_it(rig: Rig) -> None:
     target = rig.sites_dir / "alpha" / "guide" / "mcp.md"
     async with rig.client(owner(rig)) as client:

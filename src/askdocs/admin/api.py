@@ -59,7 +59,7 @@ class AdminApi:
             secrets=box,
             sites_dir=sites_dir_of(settings),
             reserved_site_ids=service.catalog.static_ids,
-            sites_changed=self.sync_sites,
+            sites_changed=self._sites_changed,
             providers_changed=self.sync_providers,
         )
         self.active = ActiveProviders(settings, db, self.env.secrets, chat)
@@ -153,6 +153,12 @@ class AdminApi:
         with self.env.db.session() as session:
             row = sites.org_site(session, org_id, sites.site_id(args))
             return sites.site_config(row, self.env.sites_dir)
+
+    def _sites_changed(self) -> None:
+        """A site was created, changed or deleted: the catalog now, its index soon (the
+        indexer's next check, not its recheck minutes later)."""
+        self.sync_sites()
+        self.indexer.trigger()
 
     def sync_sites(self) -> None:
         """Make the site catalog's admin source hold every organisation site as stored now."""

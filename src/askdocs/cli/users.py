@@ -43,7 +43,7 @@ def read_password() -> str:
 def base_url(settings: Settings) -> str:
     host = settings.server.host
     shown = f"[{host}]" if ":" in host else host
-    return settings.auth.public_url or f"http://{shown}:{settings.server.port}"
+    return settings.server.public_url or f"http://{shown}:{settings.server.port}"
 
 
 @click.group()

@@ -3,9 +3,8 @@
 The id is HMAC-SHA256 over the address (IPv6: its /64 network, which one subscriber usually
 holds whole) with a secret key: the install's ``visitor`` key (``askdocs.keys``: from
 ``ask.visitor_hash_key``, else stored in the database, so every replica counts a visitor
-under the same id). Addresses are never stored or logged. Behind a reverse
-proxy, ``server.trusted_proxy_header`` names the header the proxy sets (e.g.
-``x-forwarded-for``); its right-most address, the one the proxy itself saw, is used.
+under the same id). Addresses are never stored or logged. Behind a reverse proxy the
+address is the one ``server.trusted_proxies`` vouch for (``guard.proxies``).
 """
 
 from __future__ import annotations
@@ -13,19 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-from collections.abc import Mapping
 
 UNKNOWN = "unknown"
-
-
-def client_address(peer: str | None, headers: Mapping[str, str], trusted_header: str | None) -> str:
-    """The address to identify: the trusted proxy header's right-most entry, else the peer."""
-    if trusted_header:
-        value = headers.get(trusted_header.lower(), "")
-        entries = [part.strip() for part in value.split(",") if part.strip()]
-        if entries:
-            return entries[-1]
-    return peer or UNKNOWN
 
 
 def visitor_id(key: bytes, address: str) -> str:

@@ -45,7 +45,11 @@ def build_backend(settings: Settings, run: McpRun) -> DocsBackend:
     if run.api_url:
         from askdocs.mcp.remote import RemoteBackend
 
-        return RemoteBackend(run.api_url, timeout_seconds=settings.mcp.api_timeout_seconds)
+        return RemoteBackend(
+            run.api_url,
+            timeout_seconds=settings.mcp.api_timeout_seconds,
+            public_url=settings.server.public_url,
+        )
     from askdocs.core import Core
     from askdocs.mcp.local import LocalBackend
 

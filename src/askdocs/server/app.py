@@ -41,7 +41,7 @@ def create_app(
     http = FastAPI(title="askdocs", docs_url=None, redoc_url=None, lifespan=_lifespan(app))
     http.state.askdocs = app
     install_error_handlers(http)
-    harden(http, app.settings.server.max_body_bytes)
+    harden(http, app.settings.server)
     for name in ROUTER_MODULES:
         http.include_router(importlib.import_module(name).router)
     install_openapi(http)

@@ -117,6 +117,8 @@ def _declare(operation: dict[str, Any], codes: list[str]) -> None:
     for code in codes:
         by_status.setdefault(BY_CODE[code].status, []).append(code)
     for status in sorted(by_status):
+        if str(status) in responses:
+            continue  # declared with its own body (``/readyz``'s 503): that is what it sends
         listed = "; ".join(f"`{code}`: {BY_CODE[code].meaning}" for code in by_status[status])
         responses[str(status)] = {
             "description": listed,

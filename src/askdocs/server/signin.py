@@ -23,6 +23,8 @@ from askdocs.errors import AuthError
 from askdocs.guard.attempts import Attempt, count_attempt, count_failure
 from askdocs.guard.limiter import Limiter
 from askdocs.server.deps import AppDep, AssistantDep
+from askdocs.server.origin import allowed_origins, is_https
+from askdocs.server.origin import request_origin as request_origin  # its old home (re-export)
 from askdocs.server.site_caller import has_credentials, site_caller
 from askdocs.settings import Settings
 from askdocs.sites import VISITOR, SiteCaller
@@ -44,17 +46,12 @@ async def get_accounts(runtime: Runtime) -> Accounts:
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 
 
-def request_origin(request: Request) -> str:
-    host = request.headers.get("host") or request.url.netloc
-    return f"{request.url.scheme}://{host}"
-
-
 def facts_of(request: Request) -> RequestFacts:
     return RequestFacts(
         method=request.method,
         headers=request.headers,
         cookies=request.cookies,
-        origin=request_origin(request),
+        origins=allowed_origins(request),
     )
 
 
@@ -95,8 +92,10 @@ SiteCallerDep = Annotated[SiteCaller, Depends(get_site_caller)]
 
 
 def cookie_secure(settings: Settings, request: Request) -> bool:
+    """``auto``: when the visitor's connection is https (directly, as a trusted proxy says,
+    or for ``server.public_url``'s host when that is https)."""
     mode = settings.auth.cookie_secure
-    return mode == "always" or (mode == "auto" and request.url.scheme == "https")
+    return mode == "always" or (mode == "auto" and is_https(request))
 
 
 def set_session_cookie(
@@ -156,7 +155,7 @@ async def checked_attempt(
     settings = accounts.settings
     device = await recognised_device(request, accounts, email)
     attempt = Attempt(email, visitor, device)
-    timeout = settings.ask.limits_timeout_seconds
+    timeout = limiter.guard_seconds  # the store keeps its own bound
     await count_attempt(limiter.store, settings.auth, attempt, int(time.time()), timeout)
     return device
 
@@ -180,7 +179,7 @@ async def password_checked(
         if exc.code == ErrorCode.INVALID_CREDENTIALS:
             attempt = Attempt(email, visitor, device)
             settings = accounts.settings
-            timeout = settings.ask.limits_timeout_seconds
+            timeout = limiter.guard_seconds  # the store keeps its own bound
             now = int(time.time())
             await count_failure(limiter.store, settings.auth, attempt, now, timeout)
         raise

@@ -24,11 +24,11 @@ from askdocs.auth.redirects import safe_next
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
 from askdocs.keys import KeyRing
+from askdocs.server.origin import public_origin, request_origin
 from askdocs.server.signin import (
     AccountsDep,
     cookie_secure,
     recognised_device,
-    request_origin,
     set_device_cookie,
     set_session_cookie,
 )
@@ -58,8 +58,9 @@ def unseal_any(keys: KeyRing, value: str | None, now: int) -> FlowState | None:
     return None
 
 
-def redirect_uri(settings: Settings, request: Request) -> str:
-    return (settings.auth.public_url or request_origin(request)).rstrip("/") + CALLBACK
+def redirect_uri(request: Request) -> str:
+    """``server.public_url`` (else this request's origin) + the callback path."""
+    return public_origin(request) + CALLBACK
 
 
 def failed(code: ErrorCode) -> RedirectResponse:
@@ -76,7 +77,7 @@ async def start(
     client = client_of(settings)
     expires = int(time.time()) + settings.auth.oidc.state_ttl_seconds
     flow = FlowState.fresh(safe_next(next, request_origin(request)), expires)
-    url = await client.authorization_url(flow, redirect_uri(settings, request))
+    url = await client.authorization_url(flow, redirect_uri(request))
     sealing = await anyio.to_thread.run_sync(accounts.keys.derived, STATE_PURPOSE)
     response = RedirectResponse(url, 303)
     response.set_cookie(
@@ -109,7 +110,7 @@ async def callback(
     if error or not code:
         return failed(ErrorCode.OIDC_REFUSED)
     try:
-        identity = await client.finish(flow, code[:2000], redirect_uri(settings, request))
+        identity = await client.finish(flow, code[:2000], redirect_uri(request))
         user = await anyio.to_thread.run_sync(
             accounts.oidc_user, identity.issuer, identity.subject, identity.email, identity.name
         )
