@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import anyio.to_thread
 
 from askdocs.blocking import BlockingPool, pool_size
+from askdocs.index.shared import Coordination
 from askdocs.indexing import Indexer
 from askdocs.indexing.state import IndexState, index_state
 from askdocs.llm.registry import create_chat_model
@@ -46,9 +47,10 @@ class Core:
         *,
         engine: AskDocs | None = None,
         sites: list[SiteConfig] | None = None,
+        coordination: Coordination | None = None,
     ) -> None:
         self.settings = settings
-        self.engine = engine or AskDocs(settings, sites)
+        self.engine = engine or AskDocs(settings, sites, coordination=coordination)
         self._owns_engine = engine is None
         self.pool = BlockingPool(pool_size(settings.server.search_concurrency))
         processes = settings.server.search_processes

@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from askdocs.admin.crypto import secrets_key_file
 from askdocs.admin.grants import ensure_first_admin_grant
 from askdocs.admin.table import grantable_tools
-from askdocs.confirm.service import key_file_of
 from askdocs.db.admin_models import ProviderRow, SiteRow, ToolGrantRow
+from askdocs.keys import secrets_key_file
 from askdocs.operation import slug
 from askdocs.users.service import UserService
 from tests.admin.agent import ReactiveModel, calls, reactive_model, tool_results
@@ -305,7 +304,7 @@ async def test_a_compromised_model_changes_nothing_and_never_sees_a_key(setup: A
     seen = model.seen_text()
     secrets = [PROVIDER_KEY, PROVIDER_KEY[:12], PROVIDER_KEY[4:20], ciphertext or "-"]
     secrets.append(secrets_key_file(harness.settings).read_text().strip())
-    secrets.append(key_file_of(harness.settings).read_text().strip())
+    secrets.append(harness.app.keys.signing("confirmation").secret.hex())
     for secret in secrets:
         assert secret not in seen
 

@@ -78,6 +78,17 @@ def test_server_mode_wants_the_api_key_not_a_fresh_one(tmp_path: Path) -> None:
         require_shared_key(settings, {})
     require_shared_key(settings, {"ASKDOCS_JWT_SIGNING_KEY": KEY})
     assert not (tmp_path / "jwt-signing-key").exists()
+    assert not (tmp_path / "askdocs.db").exists()  # the check made no database either
+
+
+def test_server_mode_verifies_with_the_key_in_the_api_database(tmp_path: Path) -> None:
+    from askdocs.auth.jwt import mint
+
+    settings = load_settings(data_dir=tmp_path)
+    token = mint(settings, "user-1")  # the API stored its key in its database
+    require_shared_key(settings, {})
+    fixed = stdio_auth(settings, token)
+    assert fixed.sub == "user-1"
 
 
 def test_boundary_decisions(tokens: Tokens) -> None:

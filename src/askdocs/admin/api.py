@@ -23,7 +23,6 @@ from pydantic import JsonValue
 
 from askdocs.admin import operations, reads, sites
 from askdocs.admin.active import ActiveProviders
-from askdocs.admin.crypto import SecretBox, secrets_key_file
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
 from askdocs.admin.models import Args, as_args, parse
@@ -35,6 +34,7 @@ from askdocs.admin.table import Action, Change, Read, find, grantable_tools, unk
 from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
 from askdocs.indexing import Indexer
+from askdocs.keys import SecretBox
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
@@ -62,13 +62,15 @@ class AdminApi:
         index: IndexFn | None = None,
         chat: ChatModel | None = None,
         embedding_changed: Callable[[], None] | None = None,
+        secrets: SecretBox | None = None,
     ) -> None:
         self.service = service
+        box = secrets or SecretBox.from_settings(settings)
         self.env = AdminEnv(
             db=db,
             settings=settings,
             tokens=tokens,
-            secrets=SecretBox(secrets_key_file(settings)),
+            secrets=box,
             sites_dir=sites_dir_of(settings),
             grantable=grantable_tools(),
             reserved_site_ids=service.catalog.static_ids,

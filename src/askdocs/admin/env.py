@@ -13,9 +13,9 @@ from typing import Generic, TypeVar
 from pydantic import JsonValue
 from sqlalchemy.orm import Session
 
-from askdocs.admin.crypto import SecretBox
 from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
+from askdocs.keys import SecretBox
 from askdocs.settings import Settings
 
 R = TypeVar("R")

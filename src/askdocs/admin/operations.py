@@ -27,6 +27,7 @@ from askdocs.confirm.canonical import canonical_json
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden
 from askdocs.operation import Authority
+from askdocs.replicas.changes import bump
 
 A = TypeVar("A", bound=Args)
 R = TypeVar("R", bound=Result)
@@ -94,6 +95,8 @@ def apply(env: AdminEnv, op: Change[A, W], user_id: str, args: A, presented: str
         if not env.tokens.verify(op.name, bound_payload(args, prepared), user_id, presented):
             raise Forbidden(MISMATCH_MESSAGE, code=ErrorCode.CONFIRMATION_INVALID)
         result = prepared.write(session)
+        if op.changes in ("sites", "providers"):
+            bump(session)  # every other replica re-reads its sites and providers
     if op.changes == "sites":
         env.sites_changed()
     if op.changes == "providers":

@@ -171,15 +171,16 @@ def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) 
         service: UserService = accounts.users
         user = service.by_email(email)
         role = service.role_in(user.id, org) if org else None
-    value = mint(
-        obj.settings,
-        user.id,
-        ttl_seconds=ttl,
-        org=org if role else None,
-        org_role=role,
-        platform_admin=user.platform_admin,
-        token_version=user.token_version,
-    )
+        value = mint(
+            obj.settings,
+            user.id,
+            ttl_seconds=ttl,
+            org=org if role else None,
+            org_role=role,
+            platform_admin=user.platform_admin,
+            token_version=user.token_version,
+            keys=accounts.keys,
+        )
     lifetime = ttl or obj.settings.auth.default_token_ttl_seconds
     click.echo(f"token for {user.email}, valid {lifetime} s", err=True)
     click.echo(value)

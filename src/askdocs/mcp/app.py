@@ -75,10 +75,11 @@ def boundary_auth(
     Local mode over HTTP re-reads each token's user through ``database`` (the ``Core``'s)."""
     if run.transport == "stdio" and not run.api_url:
         return None, None  # local stdio: the parent process owns the pipe
-    from askdocs.auth.keys import signing_key
+    from askdocs.keys import KeyRing
     from askdocs.mcp.auth import (
         JwtTokenVerifier,
         LocalUsers,
+        database_opener,
         require_shared_key,
         stdio_auth,
         stdio_token,
@@ -87,12 +88,14 @@ def boundary_auth(
     if run.transport == "http":
         if run.api_url:
             require_shared_key(settings, env)
-        signing_key(settings)  # fail now on a bad key, not on the first request
-        if run.api_url:
-            return None, JwtTokenVerifier(settings)  # the API re-checks the user
-        if database is None:  # never a token check without the user check
+        if database is None and not run.api_url:  # never a token check without the user check
             raise ConfigError("local mode over HTTP checks each token's user: no database")
-        return None, JwtTokenVerifier(settings, LocalUsers(database))
+        opener = database or database_opener(settings)
+        keys = KeyRing(settings, opener)
+        keys.signing("jwt")  # fail now on a bad key, not on the first request
+        if run.api_url:
+            return None, JwtTokenVerifier(settings, keys=keys)  # the API re-checks the user
+        return None, JwtTokenVerifier(settings, LocalUsers(opener), keys)
     token = stdio_token(env)
     require_shared_key(settings, env)  # before verify, which would create a local key
     return stdio_auth(settings, token), None

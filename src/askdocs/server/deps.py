@@ -164,7 +164,7 @@ ClientDep = Annotated[str, Depends(get_client)]
 
 
 async def get_visitor(app: AppDep, client: ClientDep) -> str:
-    return visitor_id(app.visitor_key, client)
+    return visitor_id(await app.visitor_secret(), client)
 
 
 VisitorDep = Annotated[str, Depends(get_visitor)]

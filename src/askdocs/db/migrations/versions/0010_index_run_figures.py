@@ -3,7 +3,7 @@ run need not have a user (``user_id`` nullable, ``initiator`` ``background``), a
 keeps its figures (pages, chunks embedded and reused, files that could not be used).
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
