@@ -17,7 +17,7 @@ from askdocs.admin.reindex import IndexFn
 from askdocs.admin.table import grantable_tools
 from askdocs.assistant.toolset import ToolDeps
 from askdocs.blocking import BlockingPool
-from askdocs.confirm.service import confirmation_tokens
+from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
 from askdocs.db.admin_models import (
     AdminMarkerRow,
@@ -28,6 +28,7 @@ from askdocs.db.admin_models import (
 )
 from askdocs.db.models import Base, MembershipRow, OrganisationRow, UserRow
 from askdocs.indexing import Indexer
+from askdocs.keys import KeyRing
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig, load_settings
 from askdocs.users.service import UserService
@@ -85,7 +86,7 @@ def make_admin(
 ) -> AdminApi:
     """An ``AdminApi`` with the parts the App would hand it: its own token service and a
     background indexer over ``engine`` (never started here)."""
-    tokens = confirmation_tokens(settings)
+    tokens = ConfirmationTokens(KeyRing(settings, lambda: db))
     indexer = Indexer.from_settings(engine, settings.index)
     return AdminApi(settings, engine, db, tokens=tokens, indexer=indexer, index=index)
 
