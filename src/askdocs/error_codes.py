@@ -41,6 +41,7 @@ CODES: tuple[ErrorCode, ...] = (
     _c("decode_error", 500, "a documentation file is not strict UTF-8"),
     _c("frontmatter_invalid", 500, "invalid YAML or metadata in a page's front matter"),
     _c("unreadable", 500, "a documentation file could not be read"),
+    _c("file_vanished", 500, "a documentation file was removed while it was read (left out)"),
     _c("embedding_unavailable", 503, "the embedding provider failed or timed out"),
     _c("vector_store_unavailable", 503, "the vector store failed"),
     _c("index_building", 503, "no complete search collection exists yet"),

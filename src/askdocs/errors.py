@@ -115,6 +115,13 @@ class DecodeError(CorpusError):
     code = "decode_error"
 
 
+class Vanished(CorpusError):
+    """The file was removed (or renamed away) between the folder scan and its read: an
+    editor's save, a checkout. Not a bad file: it is simply not there any more."""
+
+    code = "file_vanished"
+
+
 class FrontMatterError(CorpusError):
     code = "frontmatter_invalid"
 

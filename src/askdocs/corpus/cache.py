@@ -18,7 +18,7 @@ from askdocs.corpus.dialects.includes import Included, expand_includes
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
 from askdocs.corpus.parse_pool import ParseJob, ParsePool
 from askdocs.corpus.safe_read import StatKey, read_markdown
-from askdocs.errors import CorpusError
+from askdocs.errors import CorpusError, Vanished
 from askdocs.types import Page, PageError
 
 if TYPE_CHECKING:
@@ -123,14 +123,17 @@ def prepare_entry(
     rel: str,
     key: StatKey,
     settings: tuple[ParseOptions, int],
-) -> FileEntry | Pending:
+) -> FileEntry | Pending | None:
     """The previous entry when the file and settings are unchanged, a bad file's entry
-    when it cannot be read, else the file read and ready to parse (``finish_entry``)."""
+    when it cannot be read, None when it is gone (removed since the scan: left out of
+    this read, not a bad file), else the file read and ready to parse (``finish_entry``)."""
     if previous is not None and previous.key == key and previous.settings == settings:
         return previous
     options, max_bytes = settings
     try:
         read = read_markdown(root, rel, max_bytes)
+    except Vanished:
+        return None
     except CorpusError as exc:
         return FileEntry(key, settings, PageError(rel, exc.reason))
     included = _includes(root, rel, read.text, options, max_bytes)

@@ -110,9 +110,9 @@ def _entries(
     for candidate in files:
         key = (str(root.path), candidate.rel)
         previous = run.state.entries.get(key)
-        prepared.append(
-            (key, prepare_entry(previous, root.path, candidate.rel, candidate.key, settings))
-        )
+        entry = prepare_entry(previous, root.path, candidate.rel, candidate.key, settings)
+        if entry is not None:  # None: removed since the scan
+            prepared.append((key, entry))
     pending = [item for _, item in prepared if isinstance(item, Pending)]
     parsed = iter(run.parse_many([item.job for item in pending]))
     return [
