@@ -117,6 +117,8 @@ CODES: tuple[ErrorCode, ...] = (
     # -- sign-in, users, organisations ------------------------------------------------------
     _c("missing_token", 401, "no bearer token or session"),
     _c("invalid_token", 401, "the token does not verify"),
+    _c("approval_required", 403, "an MCP token applies a change only with the person's approval"),
+    _c("approval_invalid", 403, "the approval proof is invalid, expired or for another change"),
     _c("token_expired", 401, "the token expired"),
     _c("unknown_user", 401, "the token names a user that no longer exists"),
     _c("session_expired", 401, "the session expired or was signed out"),

@@ -3,6 +3,11 @@
 Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
 as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
 caller; a token alone never grants it.
+
+An *MCP token* (``mint(..., mcp=True)``, ``askdocs token create --mcp``) is issued for the
+MCP server as well: its ``aud`` holds the API's audience and ``<audience>/mcp``. The MCP
+server accepts only those, and the API lets such a token apply a change only with the
+person's approval proof (``askdocs.auth.approval``): it is the token a model's host holds.
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ class Claims:
     platform_admin: bool
     issued_at: int
     expires_at: int
+    mcp: bool = False  # issued for the MCP server too (its ``aud`` holds the MCP audience)
+
+
+def mcp_audience(settings: Settings) -> str:
+    """The audience that marks a token as issued for the MCP server."""
+    return f"{settings.auth.jwt_audience}/mcp"
 
 
 def mint(
@@ -42,15 +53,17 @@ def mint(
     org_role: str | None = None,
     platform_admin: bool = False,
     now: int | None = None,
+    mcp: bool = False,
 ) -> str:
     issued = int(time.time()) if now is None else now
     ttl = ttl_seconds or settings.auth.default_token_ttl_seconds
+    audience = settings.auth.jwt_audience
     claims: dict[str, object] = {
         "sub": sub,
         "iat": issued,
         "exp": issued + ttl,
         "iss": settings.auth.jwt_issuer,
-        "aud": settings.auth.jwt_audience,
+        "aud": [audience, mcp_audience(settings)] if mcp else audience,
         "platformAdmin": platform_admin,
     }
     if org is not None:
@@ -59,8 +72,9 @@ def mint(
     return pyjwt.encode(claims, signing_key(settings), algorithm=ALGORITHM)
 
 
-def verify(token: str, settings: Settings) -> Claims:
-    """Verify signature, algorithm, issuer, audience and expiry; raise AuthError otherwise."""
+def verify(token: str, settings: Settings, *, audience: str | None = None) -> Claims:
+    """Verify signature, algorithm, issuer, audience (the API's, or ``audience``) and
+    expiry; raise AuthError otherwise."""
     if not token:
         raise AuthError("missing bearer token")
     try:
@@ -68,7 +82,7 @@ def verify(token: str, settings: Settings) -> Claims:
             token,
             signing_key(settings),
             algorithms=[ALGORITHM],
-            audience=settings.auth.jwt_audience,
+            audience=audience or settings.auth.jwt_audience,
             issuer=settings.auth.jwt_issuer,
             options={"require": list(REQUIRED_CLAIMS)},
         )
@@ -76,10 +90,10 @@ def verify(token: str, settings: Settings) -> Claims:
         raise AuthError("token expired", code="token_expired") from exc
     except pyjwt.PyJWTError as exc:
         raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
-    return _claims(data)
+    return _claims(data, mcp_audience(settings))
 
 
-def _claims(data: dict[str, object]) -> Claims:
+def _claims(data: dict[str, object], mcp_aud: str) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
         raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
@@ -92,7 +106,12 @@ def _claims(data: dict[str, object]) -> Claims:
         platform_admin=admin is True,
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
+        mcp=_holds(data.get("aud"), mcp_aud),
     )
+
+
+def _holds(audience: object, wanted: str) -> bool:
+    return audience == wanted or (isinstance(audience, list) and wanted in audience)
 
 
 def _numeric_date(data: dict[str, object], name: str) -> int:

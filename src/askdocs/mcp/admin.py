@@ -11,6 +11,11 @@ outcome (``applied``, ``declined``). A client without elicitation gets ``needs_a
 with the summary, the id of a stored proposal and ``applyUrl``: the web page where the
 person (signed in) applies or discards it; nothing is applied here. ``reindex_site`` and
 ``list_index_runs`` are single-step, as over REST.
+
+The apply after an accepted elicitation carries an approval proof this server mints with
+the deployment's key (``askdocs.auth.approval``): the MCP token alone cannot apply, so the
+person's answer is what the API enforces, not just what this process asks. Every URL comes
+from ``routes.api_path`` (ids checked and quoted).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from mcp_types.version import is_version_at_least
 from pydantic import BaseModel, Field
 
 from askdocs.errors import AskDocsError, InvalidInput, RateLimited
+from askdocs.mcp import routes
 from askdocs.mcp.backend import Call
 from askdocs.mcp.errors import describe
 
@@ -181,7 +187,7 @@ class AdminTools:
             raise ToolError(describe(exc)) from exc
 
     async def granted(self, call: Call) -> set[str]:
-        data = await self.remote.admin(call, "GET", "/grants/mine")
+        data = await self.remote.call_api(call, "GET", routes.GRANTS_MINE)
         return {str(tool) for tool in data.get("tools") or ()}
 
     async def change(
@@ -196,7 +202,9 @@ class AdminTools:
             return await self._decided(ctx, call, operation, slug, body)
         if not can_elicit(ctx):
             return await self._stored(call, operation, slug, body)
-        proposed = await self.remote.admin(call, "POST", f"/proposals/{slug}", body)
+        proposed = await self.remote.call_api(
+            call, "POST", routes.PROPOSE, ids={"operation": slug}, body=body
+        )
         proposal = Pending(
             caller=call.auth.sub if call.auth else "",
             operation=operation,
@@ -253,8 +261,7 @@ class AdminTools:
     ) -> ChangeOutput:
         if not approved:
             return proposal.output("declined", next="The person declined; nothing was changed.")
-        body = {**proposal.body, "confirmationToken": proposal.token}
-        applied = await self.remote.admin(call, "POST", f"/apply/{slug}", body)
+        applied = await self.remote.apply_approved(call, slug, proposal.body, proposal.token)
         return proposal.output("applied", result=applied)
 
     async def propose_write_page(
@@ -330,7 +337,8 @@ class AdminTools:
         """Re-index one site now (runs in the background; see list_index_runs)."""
         params = {"organisationId": organisationId}
         call = self.make_call(ctx)
-        work = self.remote.admin(call, "POST", f"/sites/{siteId}/reindex", params=params)
+        ids = {"siteId": siteId}
+        work = self.remote.call_api(call, "POST", routes.REINDEX, ids=ids, params=params)
         return AdminOutput(data=await self.guard("reindex_site", work))
 
     async def list_index_runs(
@@ -342,7 +350,7 @@ class AdminTools:
     ) -> AdminOutput:
         """List recent index runs of your sites: when, who started them, outcome."""
         params = {"siteId": siteId, "limit": limit, "organisationId": organisationId}
-        work = self.remote.admin(self.make_call(ctx), "GET", "/runs", params=params)
+        work = self.remote.call_api(self.make_call(ctx), "GET", routes.RUNS, params=params)
         return AdminOutput(data=await self.guard("list_index_runs", work))
 
     def tools(self) -> dict[str, tuple[Callable[..., Awaitable[Any]], ToolAnnotations]]:

@@ -6,6 +6,8 @@ Auth: stdio in local mode has none (the parent process owns the pipe); stdio in 
 verifies ``ASKDOCS_MCP_TOKEN`` once at start; HTTP verifies the bearer on every request in
 both modes, because any local process or web page could otherwise reach the port, and in
 local mode also checks that the token's user still exists in the data dir's database.
+Server mode accepts only MCP tokens (``askdocs token create --mcp``), and its applies
+carry the approval proof the API demands of them (``askdocs.auth.approval``).
 """
 
 from __future__ import annotations
@@ -43,9 +45,16 @@ class McpRun:
 
 def build_backend(settings: Settings, run: McpRun) -> DocsBackend:
     if run.api_url:
+        from functools import partial
+
+        from askdocs.auth.approval import mint_approval
         from askdocs.mcp.remote import RemoteBackend
 
-        return RemoteBackend(run.api_url, timeout_seconds=settings.mcp.api_timeout_seconds)
+        return RemoteBackend(
+            run.api_url,
+            timeout_seconds=settings.mcp.api_timeout_seconds,
+            approve=partial(mint_approval, settings),
+        )
     from askdocs.core import Core
     from askdocs.mcp.local import LocalBackend
 
@@ -60,6 +69,7 @@ def boundary_auth(
     """Check credentials before anything starts; raise AuthError/ConfigError otherwise."""
     if run.transport == "stdio" and not run.api_url:
         return None, None  # local stdio: the parent process owns the pipe
+    from askdocs.auth.jwt import mcp_audience
     from askdocs.auth.keys import signing_key
     from askdocs.mcp.auth import (
         JwtTokenVerifier,
@@ -73,8 +83,8 @@ def boundary_auth(
         if run.api_url:
             require_shared_key(settings, env)
         signing_key(settings)  # fail now on a bad key, not on the first request
-        if run.api_url:
-            return None, JwtTokenVerifier(settings)  # the API re-checks the user
+        if run.api_url:  # MCP tokens only; the API re-checks the user
+            return None, JwtTokenVerifier(settings, audience=mcp_audience(settings))
         return None, JwtTokenVerifier(settings, LocalUsers(settings))
     token = stdio_token(env)
     require_shared_key(settings, env)  # before verify, which would create a local key

@@ -23,7 +23,7 @@ def resolve(users: UserService, claims: Claims) -> Principal:
     if user is None:
         raise AuthError("the token's user no longer exists", code="unknown_user")
     role = users.role_in(user.id, claims.org) if claims.org else None
-    return Principal(user=user, org=claims.org if role else None, org_role=role)
+    return Principal(user=user, org=claims.org if role else None, org_role=role, mcp=claims.mcp)
 
 
 def authenticate(settings: Settings, users: UserService, authorization: str | None) -> Principal:

@@ -31,6 +31,7 @@ from askdocs.admin.results import (
     SitesOut,
 )
 from askdocs.errors import NotFound
+from askdocs.server.approval import Approval
 from askdocs.server.deps import AdminDep
 from askdocs.server.openapi import ERRORS_KEY
 from askdocs.server.signin import Caller
@@ -162,7 +163,8 @@ def _proposer(name: str) -> Callable[..., Awaitable[JsonObject]]:
 
 
 def _applier(name: str) -> Callable[..., Awaitable[JsonObject]]:
-    async def apply(admin: Admin, caller: Caller, body: Args) -> JsonObject:
+    async def apply(admin: Admin, caller: Caller, body: Args, approval: Approval) -> JsonObject:
+        approval.require(body.get("confirmationToken"))  # an MCP token: the person's proof
         args = _args(caller, name, body)
         return await anyio.to_thread.run_sync(admin.apply, name, caller.user_id, args)
 
