@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
 from askdocs.admin.api import AdminApi
@@ -36,6 +36,9 @@ from askdocs.server.deps import AdminDep
 from askdocs.server.openapi import ERRORS_KEY
 from askdocs.server.signin import Caller
 from askdocs.users.types import Principal
+
+# an organisation id as ``admin.args.org_hint`` takes it: 1-64 characters
+OrgParam = Annotated[str | None, Query(min_length=1, max_length=64)]
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 Args = Annotated[dict[str, Any], Body(default_factory=dict)]
@@ -66,13 +69,13 @@ async def _read(admin: AdminApi, caller: Principal, tool: str, values: JsonObjec
 
 
 @router.get("/sites", response_model=SitesOut)
-async def list_sites(admin: Admin, caller: Caller, organisationId: str | None = None) -> JsonObject:
+async def list_sites(admin: Admin, caller: Caller, organisationId: OrgParam = None) -> JsonObject:
     return await _read(admin, caller, "list_sites", {"organisationId": organisationId})
 
 
 @router.get("/sites/{site_id}", response_model=SiteDetailOut)
 async def get_site(
-    admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
+    admin: Admin, caller: Caller, site_id: str, organisationId: OrgParam = None
 ) -> JsonObject:
     values = {"siteId": site_id, "organisationId": organisationId}
     return await _read(admin, caller, "get_site", values)
@@ -80,7 +83,7 @@ async def get_site(
 
 @router.get("/sites/{site_id}/pages", response_model=PagesOut)
 async def list_pages(
-    admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
+    admin: Admin, caller: Caller, site_id: str, organisationId: OrgParam = None
 ) -> JsonObject:
     values = {"siteId": site_id, "organisationId": organisationId}
     return await _read(admin, caller, "list_pages", values)
@@ -88,7 +91,7 @@ async def list_pages(
 
 @router.get("/sites/{site_id}/pages/{path:path}", response_model=PageOut)
 async def read_page(
-    admin: Admin, caller: Caller, site_id: str, path: str, organisationId: str | None = None
+    admin: Admin, caller: Caller, site_id: str, path: str, organisationId: OrgParam = None
 ) -> JsonObject:
     values = {"siteId": site_id, "path": path, "organisationId": organisationId}
     return await _read(admin, caller, "read_page", values)
@@ -100,16 +103,14 @@ async def list_runs(
     caller: Caller,
     siteId: str | None = None,
     limit: int = 20,
-    organisationId: str | None = None,
+    organisationId: OrgParam = None,
 ) -> JsonObject:
     values = {"siteId": siteId, "limit": limit, "organisationId": organisationId}
     return await _read(admin, caller, "list_index_runs", values)
 
 
 @router.get("/grants", response_model=GrantsOut)
-async def list_grants(
-    admin: Admin, caller: Caller, organisationId: str | None = None
-) -> JsonObject:
+async def list_grants(admin: Admin, caller: Caller, organisationId: OrgParam = None) -> JsonObject:
     return await _read(admin, caller, "list_tool_grants", {"organisationId": organisationId})
 
 
@@ -133,7 +134,7 @@ async def test_provider(admin: Admin, caller: Caller, provider_id: str) -> JsonO
 
 @router.post("/sites/{site_id}/reindex", status_code=202)
 async def reindex(
-    admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
+    admin: Admin, caller: Caller, site_id: str, organisationId: OrgParam = None
 ) -> JSONResponse:
     args = _args(caller, "reindex_site", {"siteId": site_id, "organisationId": organisationId})
     data = await admin.reindex(caller.user_id, args, "api")
