@@ -68,14 +68,21 @@ def read_site(
 ) -> CorpusSnapshot:
     """Read and chunk every page of ``site``. Raises ``ConfigError`` only for configuration
     errors. With a ``budget`` the snapshot may be partial: ``pending`` lists the files not
-    parsed by its deadline (``corpus.budget``); a read that cannot even start by then (a
-    concurrent read holds the cache) answers the last snapshot, marked pending."""
+    parsed by its deadline (``corpus.budget``). Reads with a budget are single-flight: one
+    that finds another read of the site under way waits for it (until its own deadline) and
+    answers what that read made; if it is still under way then, the last snapshot, marked
+    pending. So concurrent reads cost one read."""
     cache = cache if cache is not None else IngestCache()
     if budget is None:
-        cache.lock.acquire()
-    elif not cache.lock.acquire(timeout=budget.remaining()):
+        with cache.lock:
+            return _read_locked(site, settings, cache, None)
+    waited = not cache.lock.acquire(blocking=False)
+    if waited and not cache.lock.acquire(timeout=budget.remaining()):
         return _still_reading(site, cache.site(site).snapshot)
     try:
+        last = cache.site(site).snapshot
+        if waited and last is not None:
+            return last  # a concurrent read was under way: its answer is this one's too
         return _read_locked(site, settings, cache, budget)
     finally:
         cache.lock.release()
