@@ -43,8 +43,14 @@ class World:
         self.accounts.set_password(user.id, PASSWORD)
         return user.id
 
+    def version(self, user_id: str) -> int:
+        """The account's token version now (a password change bumps it)."""
+        user = self.users.get(user_id)
+        return user.token_version if user is not None else 0
+
     def bearer(self, user_id: str, **claims: Any) -> dict[str, str]:
-        return {"Authorization": f"Bearer {mint(self.settings, user_id, **claims)}"}
+        token = mint(self.settings, user_id, token_version=self.version(user_id), **claims)
+        return {"Authorization": f"Bearer {token}"}
 
 
 def world(rig: Rig) -> World:

@@ -65,6 +65,7 @@ def mcp_token(rig: Rig, user_id: str, ttl: int = 600) -> str:
     now = int(time.time())
     audience = settings.auth.jwt_audience
     claims = {
+        "tokenVersion": world(rig).version(user_id),
         "sub": user_id,
         "iat": now,
         "exp": now + ttl,

@@ -69,7 +69,7 @@ class App:
         self.indexer: Indexer = self.core.indexer
         self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane
         self.limiter = Limiter(open_limits_store(settings), settings)
-        self.bot_check: BotCheck = create_bot_check(settings.bot_check)
+        self.bot_check: BotCheck = create_bot_check(settings, self.limiter.store)
         self.visitor_key = visitor_key(settings)
         self.reader = DocsReader(settings)
         self.tokens: ConfirmationTokens = confirmation_tokens(settings)

@@ -11,10 +11,11 @@ import anyio.to_thread
 
 from askdocs.blocking import BlockingPool, pool_size
 from askdocs.indexing import Indexer
+from askdocs.indexing.state import IndexState, index_state
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatModel
 from askdocs.search.processes import SearchProcesses
-from askdocs.service import AskDocs
+from askdocs.service import AskDocs, SiteIndexStatus
 from askdocs.settings import Settings, SiteConfig
 
 # The indexer is a daemon thread and builds are resumable (every embedded batch is kept), so
@@ -43,6 +44,19 @@ class Core:
             self.engine.search_processes = self.search_processes
         self.chat: ChatModel | None = create_chat_model(settings.chat)
         self.indexer = Indexer.from_settings(self.engine, settings.index)
+
+    def site_status(self, site_id: str) -> tuple[SiteIndexStatus, IndexState]:
+        """The engine's status of ``site_id`` and its index state (blocking)."""
+        status = self.engine.status(site_id)
+        view = self.indexer.progress(site_id).view()
+        return status, index_state(site_id, status.search, status.chunks, view)
+
+    def index_state(self, site_id: str) -> IndexState:
+        """What ``site_id``'s search reads now and how far its indexing is (blocking)."""
+        return self.site_status(site_id)[1]
+
+    def index_states(self) -> list[IndexState]:
+        return [self.index_state(site.id) for site in self.engine.sites]
 
     async def stop_indexer(self, wait_seconds: float = SHUTDOWN_WAIT_SECONDS) -> None:
         await anyio.to_thread.run_sync(self.indexer.stop, wait_seconds)

@@ -2,7 +2,9 @@
 
 Every error the product raises on purpose is an ``AskDocsError``. Each edge maps it:
 HTTP to ``status`` plus the stable ``code``; the CLI to an exit code and a message; MCP
-to a tool error with the message. Messages never hold secrets.
+to a tool error with the message. Messages never hold secrets. A raise names its code
+through the registry (``code=ErrorCode.PROPOSAL_NOT_FOUND``, ``askdocs.error_codes``), and
+that code's registered status is the class's status.
 
     AskDocsError
     ├── ConfigError                 misconfiguration (missing root, bad setting)      500 / exit 2
@@ -26,14 +28,16 @@ to a tool error with the message. Messages never hold secrets.
 
 from __future__ import annotations
 
+from askdocs.error_codes import ErrorCode
+
 
 class AskDocsError(Exception):
     """Base of every deliberate askdocs error."""
 
     status: int = 500
-    code: str = "internal_error"
+    code: ErrorCode = ErrorCode.INTERNAL_ERROR
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -57,95 +61,95 @@ def _rebuilt(kind: type[AskDocsError], message: str, state: dict[str, object]) -
 
 class ConfigError(AskDocsError):
     status = 500
-    code = "config_error"
+    code = ErrorCode.CONFIG_ERROR
 
 
 class InvalidInput(AskDocsError):
     status = 400
-    code = "invalid_input"
+    code = ErrorCode.INVALID_INPUT
 
 
 class NotFound(AskDocsError):
     status = 404
-    code = "not_found"
+    code = ErrorCode.NOT_FOUND
 
 
 class AuthError(AskDocsError):
     status = 401
-    code = "unauthorized"
+    code = ErrorCode.UNAUTHORIZED
 
 
 class Forbidden(AskDocsError):
     status = 403
-    code = "forbidden"
+    code = ErrorCode.FORBIDDEN
 
 
 class Conflict(AskDocsError):
     status = 409
-    code = "conflict"
+    code = ErrorCode.CONFLICT
 
 
 class RateLimited(AskDocsError):
     status = 429
-    code = "rate_limited"
+    code = ErrorCode.RATE_LIMITED
 
-    def __init__(self, message: str, *, retry_after: int, code: str | None = None) -> None:
+    def __init__(self, message: str, *, retry_after: int, code: ErrorCode | None = None) -> None:
         super().__init__(message, code=code)
         self.retry_after = retry_after
 
 
 class CorpusError(AskDocsError):
-    code = "corpus_error"
+    code = ErrorCode.CORPUS_ERROR
 
-    def __init__(self, path: str, reason: str, *, code: str | None = None) -> None:
+    def __init__(self, path: str, reason: str, *, code: ErrorCode | None = None) -> None:
         super().__init__(f"{path}: {reason}", code=code)
         self.path = path
         self.reason = reason
 
 
 class UnsafePath(CorpusError):
-    code = "unsafe_path"
+    code = ErrorCode.UNSAFE_PATH
 
 
 class FileTooLarge(CorpusError):
-    code = "file_too_large"
+    code = ErrorCode.FILE_TOO_LARGE
 
 
 class DecodeError(CorpusError):
-    code = "decode_error"
+    code = ErrorCode.DECODE_ERROR
 
 
 class Vanished(CorpusError):
     """The file was removed (or renamed away) between the folder scan and its read: an
     editor's save, a checkout. Not a bad file: it is simply not there any more."""
 
-    code = "file_vanished"
+    code = ErrorCode.FILE_VANISHED
 
 
 class FrontMatterError(CorpusError):
-    code = "frontmatter_invalid"
+    code = ErrorCode.FRONTMATTER_INVALID
 
 
 class EmbeddingError(AskDocsError):
     status = 503
-    code = "embedding_unavailable"
+    code = ErrorCode.EMBEDDING_UNAVAILABLE
 
 
 class VectorStoreError(AskDocsError):
     status = 503
-    code = "vector_store_unavailable"
+    code = ErrorCode.VECTOR_STORE_UNAVAILABLE
 
 
 class IndexBuilding(AskDocsError):
     status = 503
-    code = "index_building"
+    code = ErrorCode.INDEX_BUILDING
 
 
 class ServiceUnavailable(AskDocsError):
     status = 503
-    code = "service_unavailable"
+    code = ErrorCode.SERVICE_UNAVAILABLE
 
 
 class ModelError(AskDocsError):
     status = 500
-    code = "model_error"
+    code = ErrorCode.MODEL_ERROR

@@ -20,9 +20,11 @@ from askdocs.corpus.freshness import FreshnessReader
 from askdocs.corpus.parse_pool import ParsePool
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_query_embedder
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
 from askdocs.indexing import ActivityMonitor
+from askdocs.indexing.state import Search
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.search import lexical
 from askdocs.search.processes import SearchProcesses
@@ -60,6 +62,7 @@ class SiteIndexStatus:
     error: str | None = None
     empty: bool = False  # the last indexing run found no documents (ready, with nothing)
     bad_files: tuple[PageError, ...] = ()  # files the last indexing run could not use
+    search: Search = "none"  # what a search reads now: nothing, keyword only, or hybrid
 
 
 class AskDocs:
@@ -355,7 +358,9 @@ class AskDocs:
         while only a keyword-only collection exists: the same hits, no model load)."""
         config = self.site(site)
         if config.id in self._empty and config.id not in self._errors:
-            raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
+            raise NotFound(
+                f"site {config.id!r} has no documents to search", code=ErrorCode.NO_DOCUMENTS
+            )
         request = SearchRequest(
             query=query,
             site=config.id,
@@ -403,6 +408,7 @@ class AskDocs:
             error=self._errors.get(site.id),
             empty=empty,
             bad_files=self._bad_files.get(site.id, ()),
+            search=_search_of(info),
         )
 
     def _searchable(self, site_id: str) -> CollectionInfo | None:
@@ -428,6 +434,12 @@ def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | Non
     if isinstance(sites, SiteCatalog):
         return sites
     return SiteCatalog(sites) if sites else SiteCatalog.from_settings(settings)
+
+
+def _search_of(info: CollectionInfo | None) -> Search:
+    if info is None:
+        return "none"
+    return "hybrid" if info.dimension is not None and info.coverage >= 1.0 else "keyword"
 
 
 def _release_documents(embedder: Embedder | None) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from askdocs.admin.names import grantable_tools
+from askdocs.devtools.error_scan import referenced_codes
 from askdocs.server.routes.admin import router
 from askdocs.settings import AdminSettings
 
@@ -22,11 +22,7 @@ SOURCES = [
 
 
 def codes() -> set[str]:
-    found: set[str] = set()
-    for source in SOURCES:
-        for path in [source] if source.is_file() else source.rglob("*.py"):
-            found |= set(re.findall(r'code="([a-z_]+)"', path.read_text(encoding="utf-8")))
-    return found
+    return {code.value for code in referenced_codes(SOURCES)}
 
 
 def test_codes_are_found() -> None:

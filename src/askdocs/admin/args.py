@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.guard.validation import is_clean_text
 
@@ -23,7 +24,7 @@ MISSING: Any = _Missing()
 
 
 def bad(field: str, why: str) -> InvalidInput:
-    return InvalidInput(f"{field}: {why}", code="invalid_argument")
+    return InvalidInput(f"{field}: {why}", code=ErrorCode.INVALID_ARGUMENT)
 
 
 def text(args: JsonObject, field: str, *, max_chars: int = 200, required: bool = True) -> str:
@@ -50,7 +51,9 @@ def optional_text(args: JsonObject, field: str, *, max_chars: int = 200) -> str 
 def clean(field: str, value: str) -> str:
     """No NUL (PostgreSQL cannot store it) and no unpaired surrogate (not encodable)."""
     if not is_clean_text(value):
-        raise InvalidInput(f"{field}: holds a NUL or an unpaired surrogate", code="invalid_text")
+        raise InvalidInput(
+            f"{field}: holds a NUL or an unpaired surrogate", code=ErrorCode.INVALID_TEXT
+        )
     return value
 
 

@@ -16,6 +16,7 @@ from askdocs.admin.names import grantable_tools
 from askdocs.db import Database
 from askdocs.db.admin_models import AdminMarkerRow, ToolGrantRow
 from askdocs.db.models import UserRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden
 
 FIRST_ADMIN_MARKER = "first_admin_grant"
@@ -31,7 +32,7 @@ def grants_of(session: Session, user_id: str) -> list[str]:
 def require_grant(session: Session, user_id: str, tool: str) -> None:
     row = session.get(ToolGrantRow, (user_id, tool))
     if row is None:
-        raise Forbidden(NOT_GRANTED, code="tool_not_granted")
+        raise Forbidden(NOT_GRANTED, code=ErrorCode.TOOL_NOT_GRANTED)
 
 
 def replace_grants(session: Session, user_id: str, tools: list[str], granted_by: str) -> None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS, Authority
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 JsonObject = dict[str, Any]
@@ -203,11 +204,11 @@ def authority(name: str) -> Authority:
 def parse(name: str, raw: object) -> Args:
     """Validate ``raw`` against ``name``'s model; every failure is ``invalid_argument``."""
     if not isinstance(raw, dict):
-        raise InvalidInput("arguments: must be a JSON object", code="invalid_argument")
+        raise InvalidInput("arguments: must be a JSON object", code=ErrorCode.INVALID_ARGUMENT)
     try:
         return model_of(name).model_validate(raw)
     except ValidationError as exc:
-        raise InvalidInput(_first_error(exc), code="invalid_argument") from None
+        raise InvalidInput(_first_error(exc), code=ErrorCode.INVALID_ARGUMENT) from None
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -19,7 +19,8 @@ from askdocs.admin.grants import ensure_first_admin_grant, require_grant
 from askdocs.admin.models import Args, as_args, canonical_arguments, parse
 from askdocs.admin.names import OPERATIONS, Authority, apply_name, authority_of, propose_name
 from askdocs.confirm.canonical import canonical_json
-from askdocs.errors import Forbidden, InvalidInput
+from askdocs.error_codes import ErrorCode
+from askdocs.errors import Forbidden, NotFound
 
 APPLY_LOCK = 0x61646D61  # "adma": PostgreSQL advisory lock serialising applies
 MISMATCH_MESSAGE = "the confirmation token does not match this change; propose it again"
@@ -71,7 +72,7 @@ def access(env: AdminEnv, tool: str, user_id: str, hint: str | None) -> Actor:
 
 def operation_of(name: str) -> str:
     if name not in OPERATIONS:
-        raise InvalidInput(f"unknown operation {name!r}", code="unknown_operation")
+        raise NotFound(f"unknown operation {name!r}", code=ErrorCode.UNKNOWN_OPERATION)
     return name
 
 
@@ -118,7 +119,7 @@ def apply(env: AdminEnv, operation: str, user_id: str, args: JsonObject) -> Json
         actor = gate(session, OPERATIONS[operation], user_id, hint)
         prepared = PREPARE[operation](env, session, actor.org_id, user_id, model)
         if not env.tokens.verify(operation, bound_payload(model, prepared), user_id, presented):
-            raise Forbidden(MISMATCH_MESSAGE, code="confirmation_invalid")
+            raise Forbidden(MISMATCH_MESSAGE, code=ErrorCode.CONFIRMATION_INVALID)
         result = prepared.write(session)
     if operation in SITE_OPERATIONS:
         env.sites_changed()

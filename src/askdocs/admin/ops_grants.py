@@ -16,6 +16,7 @@ from askdocs.admin.grants import grants_of, replace_grants
 from askdocs.admin.models import AssignToolGrants
 from askdocs.admin.names import grantable_tools
 from askdocs.db.models import MembershipRow, UserRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 
 MAX_TOOL_NAME = 253
@@ -27,7 +28,7 @@ def member(session: Session, org_id: str | None, user_id: object) -> UserRow:
     query = query.where(MembershipRow.organisation_id == org_id, UserRow.id == user_id)
     row = session.scalars(query).first() if isinstance(user_id, str) else None
     if row is None:
-        raise NotFound("user not found", code="user_not_found")
+        raise NotFound("user not found", code=ErrorCode.USER_NOT_FOUND)
     return row
 
 
@@ -48,7 +49,9 @@ def prepare_assign(
     held = set(grants_of(session, user_id))
     if requested - held:
         missing = ", ".join(sorted(requested - held))
-        raise InvalidInput(f"you can only grant tools you hold: {missing}", code="grant_not_held")
+        raise InvalidInput(
+            f"you can only grant tools you hold: {missing}", code=ErrorCode.GRANT_NOT_HELD
+        )
     current = set(grants_of(session, target.id))
     new = sorted((current - held) | requested)
     added, removed = sorted(set(new) - current), sorted(current - set(new))

@@ -17,6 +17,7 @@ from askdocs.admin.env import AdminEnv, Prepared
 from askdocs.confirm.canonical import secret_change
 from askdocs.db.admin_models import ProviderRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 _USE_WORDS = " Use it from now on instead of the provider in use (no restart needed)."
@@ -36,7 +37,9 @@ def _store_key(env: AdminEnv, row: ProviderRow, key: str | None) -> None:
 
 def _check_name(session: Session, name: object, ident: str | None) -> None:
     if isinstance(name, str) and providers.name_taken(session, name, ident):
-        raise InvalidInput(f"a provider named {name!r} already exists", code="provider_exists")
+        raise InvalidInput(
+            f"a provider named {name!r} already exists", code=ErrorCode.PROVIDER_EXISTS
+        )
 
 
 def _set(row: ProviderRow, values: JsonObject) -> None:
@@ -88,7 +91,7 @@ def prepare_update(
     changes = {k: v for k, v in providers.fields(args, create=False).items() if before.get(k) != v}
     key = providers.submitted_key(args)
     if not changes and key is None:
-        raise InvalidInput("nothing to change", code="no_changes")
+        raise InvalidInput("nothing to change", code=ErrorCode.NO_CHANGES)
     providers.check_kind(changes.get("capability", row.capability), changes.get("kind", row.kind))
     _check_name(session, changes.get("name"), row.id)
     change = secret_change(key)

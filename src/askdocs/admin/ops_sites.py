@@ -15,6 +15,7 @@ from askdocs.admin.args import JsonObject
 from askdocs.admin.env import AdminEnv, Prepared
 from askdocs.db.admin_models import SiteRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 _LABELS = {
@@ -46,11 +47,13 @@ def _conflicts(
     if name is not None and any(
         r.name == name and r.id != ident for r in sites.org_sites(session, org_id)
     ):
-        raise InvalidInput(f"a site named {name!r} already exists", code="site_name_taken")
+        raise InvalidInput(f"a site named {name!r} already exists", code=ErrorCode.SITE_NAME_TAKEN)
     if values.get("hostnames"):
         taken = sites.hostname_taken(session, values["hostnames"], ident)
         if taken is not None:
-            raise InvalidInput(f"hostname {taken!r} is used by another site", code="hostname_taken")
+            raise InvalidInput(
+                f"hostname {taken!r} is used by another site", code=ErrorCode.HOSTNAME_TAKEN
+            )
 
 
 def _make_folders(env: AdminEnv, ident: str, roots: list[dict[str, str]]) -> None:
@@ -67,7 +70,7 @@ def prepare_create(
     if org_id is None:
         raise sites.site_not_found()
     if session.get(SiteRow, ident) is not None or ident in env.reserved_site_ids():
-        raise InvalidInput(f"a site with id {ident!r} already exists", code="site_exists")
+        raise InvalidInput(f"a site with id {ident!r} already exists", code=ErrorCode.SITE_EXISTS)
     _conflicts(env, session, org_id, values, None)
     lines = [f"Create the site “{values['name']}” (id {ident}) in your organisation."]
     lines += [f"- {_LABELS[k]}: {_show(v)}" for k, v in sorted(values.items()) if k != "name"]
@@ -93,7 +96,7 @@ def prepare_update(
     changes = {k: v for k, v in changes.items() if before.get(k) != v}
     if not changes:
         raise InvalidInput(
-            "nothing to change: every given field already has that value", code="no_changes"
+            "nothing to change: every given field already has that value", code=ErrorCode.NO_CHANGES
         )
     assert org_id is not None
     _conflicts(env, session, org_id, changes, row.id)

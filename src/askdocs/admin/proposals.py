@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from askdocs.db import Database
 from askdocs.db.admin_models import ProposalRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Conflict, Forbidden, NotFound
 
 ProposalState = Literal["pending", "applying", "applied", "discarded", "expired"]
@@ -67,7 +68,7 @@ class StoredProposal:
 
 
 def not_found() -> NotFound:
-    return NotFound("no such proposal", code="proposal_not_found")
+    return NotFound("no such proposal", code=ErrorCode.PROPOSAL_NOT_FOUND)
 
 
 def _state(row: ProposalRow, now: datetime) -> ProposalState:
@@ -143,7 +144,7 @@ class ProposalStore:
             raise not_found()
         _check_open(found)
         if not isinstance(presented, str) or not hmac.compare_digest(presented, found.token):
-            raise Forbidden(MISMATCH, code="confirmation_invalid")
+            raise Forbidden(MISMATCH, code=ErrorCode.CONFIRMATION_INVALID)
         if not self._move(found.id, "pending", "applying"):
             raise _refusal(self.get(user_id, proposal_id) or found)
         return found
@@ -191,9 +192,11 @@ def _check_open(found: StoredProposal) -> None:
 
 def _refusal(found: StoredProposal) -> NotFound | Conflict:
     if found.state in ("expired", "pending"):  # pending here: it expired meanwhile
-        return NotFound("this proposal has expired; ask for it again", code="proposal_expired")
+        return NotFound(
+            "this proposal has expired; ask for it again", code=ErrorCode.PROPOSAL_EXPIRED
+        )
     return settled(found)
 
 
 def settled(found: StoredProposal) -> Conflict:
-    return Conflict(f"this proposal is already {found.state}", code="proposal_settled")
+    return Conflict(f"this proposal is already {found.state}", code=ErrorCode.PROPOSAL_SETTLED)

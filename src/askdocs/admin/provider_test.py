@@ -32,6 +32,7 @@ from askdocs.admin.env import AdminEnv
 from askdocs.db.admin_models import ProviderRow
 from askdocs.db.models import utcnow
 from askdocs.embeddings.registry import create_embedder
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatMessage, ChatRequest
@@ -92,7 +93,7 @@ def check_endpoint(env: AdminEnv, target: Target) -> None:
         raise InvalidInput(
             f"the endpoint {host} resolves to a private, loopback or link-local address "
             f"({blocked[0]}); set admin.provider_test_allow_private to test it",
-            code="endpoint_not_allowed",
+            code=ErrorCode.ENDPOINT_NOT_ALLOWED,
         )
 
 

@@ -16,6 +16,7 @@ from askdocs.admin.args import MISSING, JsonObject, bad, optional_text, text
 from askdocs.admin.results import ProviderOut
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.db.admin_models import ProviderRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 
 CAPABILITIES = ("chat", "embedding")
@@ -27,7 +28,7 @@ MAX_KEY_CHARS = 500
 
 
 def provider_not_found() -> NotFound:
-    return NotFound("inference provider not found", code="provider_not_found")
+    return NotFound("inference provider not found", code=ErrorCode.PROVIDER_NOT_FOUND)
 
 
 def platform_provider(session: Session, ident: object) -> ProviderRow:

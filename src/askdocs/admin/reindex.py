@@ -26,6 +26,7 @@ from askdocs.admin.args import JsonObject
 from askdocs.db import Database
 from askdocs.db.admin_models import IndexRunRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import RateLimited
 from askdocs.indexing import Indexer, Job, Outcome
 from askdocs.settings import SiteConfig
@@ -96,7 +97,7 @@ def _limited(limit: int, oldest: datetime | None, now: datetime) -> RateLimited:
     return RateLimited(
         f"reindex limit reached: at most {limit} runs per hour for this site",
         retry_after=max(1, math.ceil(wait)),
-        code="reindex_rate_limited",
+        code=ErrorCode.REINDEX_RATE_LIMITED,
     )
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from askdocs.admin.args import MISSING, JsonObject, bad, count, flag, string_list, text
 from askdocs.admin.results import SiteOut
 from askdocs.db.admin_models import SiteRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.settings import RootConfig, SiteConfig
 
@@ -28,7 +29,7 @@ AUDIENCES = ("user", "developer")
 
 
 def site_not_found() -> NotFound:
-    return NotFound("site not found", code="site_not_found")
+    return NotFound("site not found", code=ErrorCode.SITE_NOT_FOUND)
 
 
 def root_path(value: Any) -> str:

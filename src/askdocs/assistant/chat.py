@@ -17,6 +17,7 @@ from askdocs.assistant.store import thread_not_found
 from askdocs.assistant.titles import provisional_title
 from askdocs.assistant.turn import Turn, TurnRequest
 from askdocs.assistant.types import PageContext
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 
@@ -35,7 +36,7 @@ async def start_turn(
         raise thread_not_found()
     problem = message_problem(message, runtime.settings.assistant.max_message_chars)
     if problem is not None:
-        code = "empty_message" if not message.strip() else "message_too_long"
+        code = ErrorCode.EMPTY_MESSAGE if not message.strip() else ErrorCode.MESSAGE_TOO_LONG
         raise InvalidInput(problem, code=code)
     site = await anyio.to_thread.run_sync(runtime.visible_site, user_id, site_id)
     if site is None:  # the thread's own site, re-checked: membership may have ended

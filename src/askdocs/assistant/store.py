@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from askdocs.assistant.types import MessageRecord, ThreadDetail, ThreadSummary
 from askdocs.db import Database
 from askdocs.db.models import MessageRow, ThreadRow, new_id, utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 
 THREAD_NOT_FOUND = "Thread not found"
@@ -25,7 +26,7 @@ REPLAYED_ROLES = ("user", "assistant")
 
 
 def thread_not_found() -> NotFound:
-    return NotFound(THREAD_NOT_FOUND, code="thread_not_found")
+    return NotFound(THREAD_NOT_FOUND, code=ErrorCode.THREAD_NOT_FOUND)
 
 
 def _message(row: MessageRow) -> MessageRecord:

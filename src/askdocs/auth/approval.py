@@ -20,6 +20,7 @@ import time
 import jwt as pyjwt
 
 from askdocs.auth.keys import signing_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden
 from askdocs.settings import Settings
 
@@ -60,7 +61,7 @@ def check_approval(
         raise Forbidden(
             "an MCP token applies a change only with the person's approval (the MCP "
             "server's elicitation); apply it on the askdocs web page instead",
-            code="approval_required",
+            code=ErrorCode.APPROVAL_REQUIRED,
         )
     claims = _decoded(settings, proof)
     token = confirmation_token if isinstance(confirmation_token, str) else ""
@@ -85,7 +86,7 @@ def _decoded(settings: Settings, proof: str) -> dict[str, object]:
 
 
 def _invalid() -> Forbidden:
-    return Forbidden("the approval proof is invalid or expired", code="approval_invalid")
+    return Forbidden("the approval proof is invalid or expired", code=ErrorCode.APPROVAL_INVALID)
 
 
 def _key(settings: Settings) -> bytes:

@@ -2,7 +2,9 @@
 
 Claims ``org``, ``orgRole`` and ``platformAdmin`` are informational (``isAdmin`` is accepted
 as an alias; ``platformAdmin`` wins). Authority is always re-read from the database by the
-caller; a token alone never grants it.
+caller; a token alone never grants it. ``tokenVersion`` (absent: 0) is the account's token
+version when the token was minted; the caller compares it with the account's now
+(``users.principal.resolve``).
 
 An *MCP token* (``mint(..., mcp=True)``, ``askdocs token create --mcp``) is issued for the
 MCP server as well: its ``aud`` holds the API's audience and ``<audience>/mcp``. The MCP
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 import jwt as pyjwt
 
 from askdocs.auth.keys import signing_key
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.settings import Settings
 
@@ -36,6 +39,7 @@ class Claims:
     platform_admin: bool
     issued_at: int
     expires_at: int
+    token_version: int = 0
     mcp: bool = False  # issued for the MCP server too (its ``aud`` holds the MCP audience)
 
 
@@ -53,6 +57,7 @@ def mint(
     org_role: str | None = None,
     platform_admin: bool = False,
     now: int | None = None,
+    token_version: int = 0,
     mcp: bool = False,
 ) -> str:
     issued = int(time.time()) if now is None else now
@@ -65,6 +70,7 @@ def mint(
         "iss": settings.auth.jwt_issuer,
         "aud": [audience, mcp_audience(settings)] if mcp else audience,
         "platformAdmin": platform_admin,
+        "tokenVersion": token_version,
     }
     if org is not None:
         claims["org"] = org
@@ -87,16 +93,18 @@ def verify(token: str, settings: Settings, *, audience: str | None = None) -> Cl
             options={"require": list(REQUIRED_CLAIMS)},
         )
     except pyjwt.ExpiredSignatureError as exc:
-        raise AuthError("token expired", code="token_expired") from exc
+        raise AuthError("token expired", code=ErrorCode.TOKEN_EXPIRED) from exc
     except pyjwt.PyJWTError as exc:
-        raise AuthError(f"invalid token: {exc}", code="invalid_token") from exc
+        raise AuthError(f"invalid token: {exc}", code=ErrorCode.INVALID_TOKEN) from exc
     return _claims(data, mcp_audience(settings))
 
 
 def _claims(data: dict[str, object], mcp_aud: str) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
-        raise AuthError("invalid token: sub must be a non-empty string", code="invalid_token")
+        raise AuthError(
+            "invalid token: sub must be a non-empty string", code=ErrorCode.INVALID_TOKEN
+        )
     admin = data.get("platformAdmin", data.get("isAdmin", False))
     org, role = data.get("org"), data.get("orgRole")
     return Claims(
@@ -106,6 +114,7 @@ def _claims(data: dict[str, object], mcp_aud: str) -> Claims:
         platform_admin=admin is True,
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
+        token_version=_version(data),
         mcp=_holds(data.get("aud"), mcp_aud),
     )
 
@@ -114,10 +123,19 @@ def _holds(audience: object, wanted: str) -> bool:
     return audience == wanted or (isinstance(audience, list) and wanted in audience)
 
 
+def _version(data: dict[str, object]) -> int:
+    value = data.get("tokenVersion", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AuthError(
+            "invalid token: tokenVersion must be a whole number", code=ErrorCode.INVALID_TOKEN
+        )
+    return value
+
+
 def _numeric_date(data: dict[str, object], name: str) -> int:
     """RFC 7519 NumericDate: a JSON number (fractions allowed, floored); a string, a
     boolean or a non-finite number is an invalid token, never a 500."""
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise AuthError(f"invalid token: {name} must be a number", code="invalid_token")
+        raise AuthError(f"invalid token: {name} must be a number", code=ErrorCode.INVALID_TOKEN)
     return math.floor(value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
@@ -24,6 +26,13 @@ def signing_key(settings: Settings) -> str:
             raise ConfigError(f"the JWT signing key must be at least {MIN_KEY_CHARS} characters")
         return value
     return _persisted_key(settings.data_dir / KEY_FILE)
+
+
+def derived_key(settings: Settings, purpose: str) -> bytes:
+    """A key for one purpose (``"askdocs oidc state"``, ``"askdocs device"``), derived from
+    the signing key: HMAC-SHA256(signing key, purpose)."""
+    secret = signing_key(settings).encode()
+    return hmac.new(secret, purpose.encode("ascii"), hashlib.sha256).digest()
 
 
 def _persisted_key(path: Path) -> str:

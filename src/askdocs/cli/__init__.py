@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "token": "askdocs.cli.users:token",
     "mcp": "askdocs.cli.mcp:mcp",
     "report": "askdocs.cli.gaps:report",
+    "config": "askdocs.cli.config:config",
 }
 
 

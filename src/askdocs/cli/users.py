@@ -76,7 +76,7 @@ def create_user(
 @users.command("list")
 @click.pass_obj
 def list_users(obj: CliContext) -> None:
-    """One line per user: id, email, and ``platform-admin`` when it is one."""
+    """One line per user: id, email, and "platform-admin" when it is one."""
     with accounts_of(obj) as accounts:
         for user in accounts.users.all():
             flag = "\tplatform-admin" if user.platform_admin else ""
@@ -100,11 +100,11 @@ def set_password(obj: CliContext, email: str, password_stdin: bool) -> None:
 @click.option("--email", required=True, help="The account.")
 @click.pass_obj
 def end_sessions(obj: CliContext, email: str) -> None:
-    """End every browser session of an account at once."""
+    """End every browser session and bearer token of an account at once."""
     with accounts_of(obj) as accounts:
         user = accounts.users.by_email(email)
-        count = accounts.sessions.revoke_all(user.id)
-    click.echo(f"ended {count} session(s) of {user.email}")
+        count = accounts.end_sign_ins(user.id)
+    click.echo(f"ended {count} session(s) of {user.email}; its bearer tokens stop working")
 
 
 @users.command("invite")
@@ -125,6 +125,30 @@ def invite(
             platform_admin=platform_admin,
         )
     click.echo(f"invitation for {new.invitation.email}, valid until {new.invitation.expires_at}")
+    click.echo(new.link(base_url(obj.settings)))
+
+
+@users.command("link-sso")
+@click.option("--email", required=True, help="The existing account.")
+@click.pass_obj
+def link_sso(obj: CliContext, email: str) -> None:
+    """Let the account's next verified single sign-on (same email) link it to the provider."""
+    with accounts_of(obj) as accounts:
+        user = accounts.users.by_email(email)
+        accounts.oidc_links.allow(user.id)
+    click.echo(f"the next single sign-on as {user.email} links the account")
+
+
+@users.command("reset-link")
+@click.option("--email", required=True, help="The account whose password to reset.")
+@click.pass_obj
+def reset_link(obj: CliContext, email: str) -> None:
+    """Make a one-time password-reset link (signs in even while password sign-in is paused
+    for unrecognised browsers); prints the link as the last line."""
+    with accounts_of(obj) as accounts:
+        user = accounts.users.by_email(email)
+        new = accounts.reset_link(user.id)
+    click.echo(f"reset link for {user.email}, valid until {new.invitation.expires_at}")
     click.echo(new.link(base_url(obj.settings)))
 
 
@@ -157,6 +181,7 @@ def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None, 
         org=org if role else None,
         org_role=role,
         platform_admin=user.platform_admin,
+        token_version=user.token_version,
         mcp=mcp,
     )
     lifetime = ttl or obj.settings.auth.default_token_ttl_seconds

@@ -16,6 +16,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import CorpusError, DecodeError, FileTooLarge, UnsafePath, Vanished
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -109,7 +110,7 @@ def _open_error(exc: OSError, rel: str, link_reason: str) -> CorpusError:
         return UnsafePath(rel, link_reason)
     if exc.errno == errno.ENOENT:
         return Vanished(rel, "removed while it was read")
-    return CorpusError(rel, f"cannot be read: {exc.strerror or exc}", code="unreadable")
+    return CorpusError(rel, f"cannot be read: {exc.strerror or exc}", code=ErrorCode.UNREADABLE)
 
 
 def _check_descriptor(fd: int, rel: str, max_bytes: int) -> None:

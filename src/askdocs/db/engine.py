@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from askdocs.db import deadline
 from askdocs.db.migrate import migrate
 from askdocs.db.timeouts import DatabaseGate, postgres_engine
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ServiceUnavailable
 from askdocs.settings import DatabaseSettings, Settings
 from askdocs.sqlite_wal import enable_wal
@@ -136,5 +137,5 @@ def _unavailable_as_503(gate: DatabaseGate | None) -> Iterator[None]:
         if gate is not None:
             gate.trip()
         raise ServiceUnavailable(
-            "the database is unavailable", code="database_unavailable"
+            "the database is unavailable", code=ErrorCode.DATABASE_UNAVAILABLE
         ) from exc

@@ -15,6 +15,7 @@ import psycopg
 from sqlalchemy import Engine, create_engine, event
 
 from askdocs.db import deadline
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ServiceUnavailable
 from askdocs.settings import DatabaseSettings
 
@@ -33,7 +34,9 @@ class DatabaseGate:
         with self._lock:
             down = time.monotonic() < self._down_until
         if down:
-            raise ServiceUnavailable("the database is unavailable", code="database_unavailable")
+            raise ServiceUnavailable(
+                "the database is unavailable", code=ErrorCode.DATABASE_UNAVAILABLE
+            )
 
     def trip(self) -> None:
         with self._lock:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import anyio
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import RateLimited, ServiceUnavailable
 from askdocs.guard.limits import (
     Consumed,
@@ -97,7 +98,7 @@ def _unavailable(store: str, exc: Exception) -> ServiceUnavailable:
     log.warning("limits store %s unavailable: %s", store, type(exc).__name__)
     return ServiceUnavailable(
         "Ask AI is unavailable right now: its usage limits cannot be checked",
-        code="limits_unavailable",
+        code=ErrorCode.LIMITS_UNAVAILABLE,
     )
 
 

@@ -40,6 +40,7 @@ from mcp_types import (
 from mcp_types.version import is_version_at_least
 from pydantic import BaseModel, Field
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, InvalidInput, RateLimited
 from askdocs.mcp import routes
 from askdocs.mcp.backend import Call
@@ -246,7 +247,7 @@ class AdminTools:
         ):
             raise InvalidInput(
                 "this approval does not belong to a pending change; propose it again",
-                code="proposal_unknown",
+                code=ErrorCode.PROPOSAL_UNKNOWN,
             )
         answer = (ctx.input_responses or {}).get(APPROVAL_KEY)
         approved = (

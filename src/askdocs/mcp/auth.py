@@ -31,6 +31,7 @@ from mcp.server.auth.provider import AccessToken
 
 from askdocs.auth.jwt import Claims, mcp_audience, verify
 from askdocs.auth.keys import KEY_FILE
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, AuthError, ConfigError
 from askdocs.settings import Settings
 from askdocs.users.types import Principal
@@ -170,7 +171,7 @@ def stdio_token(env: Mapping[str, str] | None = None) -> str:
         raise AuthError(
             f"{TOKEN_ENV} is not set: server mode needs a bearer token "
             "(mint one with `askdocs token create --mcp --email YOU`)",
-            code="missing_token",
+            code=ErrorCode.MISSING_TOKEN,
         )
     return token
 

@@ -17,6 +17,7 @@ import httpx
 from pydantic import ValidationError
 
 from askdocs.auth.approval import HEADER as APPROVAL_HEADER
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import (
     AskDocsError,
     AuthError,
@@ -106,7 +107,7 @@ class RemoteBackend:
             raise InvalidInput(
                 "in server mode ask answers for the site the API serves at its address; "
                 "omit `site`, or use search_docs with `site`",
-                code="ask_site_unsupported",
+                code=ErrorCode.ASK_SITE_UNSUPPORTED,
             )
         body = {"messages": [{"role": "user", "content": question}]}
         response = await self._send(call, "POST", api_path(routes.ASK), json=body)
@@ -131,7 +132,7 @@ class RemoteBackend:
         )
         if not isinstance(data, dict):
             raise ServiceUnavailable(
-                "the askdocs API sent an unexpected answer", code="api_bad_response"
+                "the askdocs API sent an unexpected answer", code=ErrorCode.API_BAD_RESPONSE
             )
         return data
 
@@ -155,7 +156,7 @@ class RemoteBackend:
         data = await self._request(call, "POST", api_path(routes.STORE_PROPOSAL), json=sent)
         if not isinstance(data, dict) or not isinstance(data.get("applyUrl"), str):
             raise ServiceUnavailable(
-                "the askdocs API sent an unexpected answer", code="api_bad_response"
+                "the askdocs API sent an unexpected answer", code=ErrorCode.API_BAD_RESPONSE
             )
         return {**data, "applyUrl": self.base_url + data["applyUrl"]}
 
@@ -166,7 +167,7 @@ class RemoteBackend:
         except ValueError as exc:
             raise ServiceUnavailable(
                 f"the askdocs API at {self.base_url} sent a response that is not JSON",
-                code="api_bad_response",
+                code=ErrorCode.API_BAD_RESPONSE,
             ) from exc
 
     async def _send(
@@ -185,13 +186,13 @@ class RemoteBackend:
         except httpx.TimeoutException as exc:
             raise ServiceUnavailable(
                 f"the askdocs API at {self.base_url} did not answer in time; retry later",
-                code="api_timeout",
+                code=ErrorCode.API_TIMEOUT,
             ) from exc
         except httpx.TransportError as exc:
             raise ServiceUnavailable(
                 f"the askdocs API at {self.base_url} is not reachable ({type(exc).__name__}); "
                 "check that it is running and that ASKDOCS_API_URL is right",
-                code="api_unreachable",
+                code=ErrorCode.API_UNREACHABLE,
             ) from exc
         if response.status_code >= 400:
             raise _api_error(response)
@@ -211,7 +212,7 @@ def _parsed(parse: Callable[[], T]) -> T:
         raise ServiceUnavailable(
             "the askdocs API sent a response this MCP server does not understand "
             "(are both the same askdocs version?)",
-            code="api_bad_response",
+            code=ErrorCode.API_BAD_RESPONSE,
         ) from exc
 
 
@@ -221,22 +222,22 @@ def _api_error(response: httpx.Response) -> AskDocsError:
     api_code, message = _error_fields(response)
     status = response.status_code
     if status == 401:
-        code = mcp_code(api_code, "unauthorized")
+        code = mcp_code(api_code, ErrorCode.UNAUTHORIZED)
         return AuthError(f"the API refused the token: {message}", code=code)
     if status == 403:
         return Forbidden(
-            f"the API refused the call: {message}", code=mcp_code(api_code, "forbidden")
+            f"the API refused the call: {message}", code=mcp_code(api_code, ErrorCode.FORBIDDEN)
         )
     if status == 404:
         return _not_found(api_code, message)
     if status == 429:
         retry = _retry_after(response.headers.get("Retry-After"))
-        code = mcp_code(api_code, "rate_limited")
+        code = mcp_code(api_code, ErrorCode.RATE_LIMITED)
         return RateLimited(f"{message}; retry after {retry} s", retry_after=retry, code=code)
     if status < 500:
-        return InvalidInput(message, code=mcp_code(api_code, "invalid_argument"))
+        return InvalidInput(message, code=mcp_code(api_code, ErrorCode.INVALID_ARGUMENT))
     return ServiceUnavailable(
-        f"the askdocs API failed: {message}", code=mcp_code(api_code, "api_error")
+        f"the askdocs API failed: {message}", code=mcp_code(api_code, ErrorCode.API_ERROR)
     )
 
 
@@ -245,10 +246,10 @@ def _not_found(api_code: str | None, message: str) -> AskDocsError:
         return ServiceUnavailable(
             f"the API answered 404 without an askdocs error ({message}); "
             "check that ASKDOCS_API_URL points at an askdocs server",
-            code="api_bad_response",
+            code=ErrorCode.API_BAD_RESPONSE,
         )
-    code = mcp_code(api_code, "page_not_found")
-    if code == "page_not_found":
+    code = mcp_code(api_code, ErrorCode.PAGE_NOT_FOUND)
+    if code == ErrorCode.PAGE_NOT_FOUND:
         message = f"{message}: call list_catalog for the pages, or search_docs to find one"
     return NotFound(message, code=code)
 

@@ -20,6 +20,7 @@ import string
 from collections.abc import Callable
 from urllib.parse import quote
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.reader.ids import check_slug
 
@@ -86,4 +87,4 @@ def _kind(name: str) -> Callable[[str, str], str]:
 
 
 def _not_an_id(name: str, what: str) -> InvalidInput:
-    return InvalidInput(f"`{name}` is not {what}", code="invalid_argument")
+    return InvalidInput(f"`{name}` is not {what}", code=ErrorCode.INVALID_ARGUMENT)

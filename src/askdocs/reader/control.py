@@ -36,6 +36,7 @@ from askdocs.corpus.budget import ReadBudget
 from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.corpus.freshness import FreshnessReader, freshness_json
 from askdocs.corpus.parse_pool import ParsePool
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.reader import article as articles
@@ -52,7 +53,6 @@ from askdocs.settings import Settings, SiteConfig
 from askdocs.types import Page
 
 log = logging.getLogger(__name__)
-UNAVAILABLE = "docs-unavailable"
 DEVELOPER_PREFIX = "developer/"
 _MARKUP_CACHE_SIZE = 256
 MarkupKey = tuple[str, tuple[str, ...]]  # (digest of dialect and body, heading ids)
@@ -175,12 +175,12 @@ class DocsReader:
         if found is None and snapshot.pending:
             raise _still_reading()
         if found is None:
-            raise NotFound("no such image", code="asset-not-found")
+            raise NotFound("no such image", code=ErrorCode.READER_ASSET_NOT_FOUND)
         if found.sha256 in etags or "*" in etags:
             return AssetFile(asset_id, found.content_type, found.sha256, None)
         data = self._images.read(found)
         if data is None:
-            raise NotFound("no such image", code="asset-not-found")
+            raise NotFound("no such image", code=ErrorCode.READER_ASSET_NOT_FOUND)
         return AssetFile(asset_id, found.content_type, found.sha256, data)
 
     def close(self) -> None:
@@ -194,7 +194,7 @@ class DocsReader:
         except (AskDocsError, OSError) as exc:
             log.warning("site %s: documentation cannot be read: %s", site.id, exc)
             raise ServiceUnavailable(
-                "the documentation cannot be read right now", code=UNAVAILABLE
+                "the documentation cannot be read right now", code=ErrorCode.READER_DOCS_UNAVAILABLE
             ) from None
         self._log_bad_files(site, snapshot)
         return snapshot
@@ -218,7 +218,7 @@ class DocsReader:
             return articles.render_body(page, markup, context, self._checker(page), limit)
         except RenderFailed as exc:
             raise ServiceUnavailable(
-                f"the article cannot be shown: {exc}", code=UNAVAILABLE
+                f"the article cannot be shown: {exc}", code=ErrorCode.READER_DOCS_UNAVAILABLE
             ) from None
 
     def _checker(self, page: Page) -> articles.ImageCheck:
@@ -233,7 +233,9 @@ class DocsReader:
         found = self._markup_within(page, None)
         if not isinstance(found, Markup):
             reason = found or "rendering did not finish"
-            raise ServiceUnavailable(f"the article cannot be shown: {reason}", code=UNAVAILABLE)
+            raise ServiceUnavailable(
+                f"the article cannot be shown: {reason}", code=ErrorCode.READER_DOCS_UNAVAILABLE
+            )
         return found
 
     def _markup_within(self, page: Page, budget: ReadBudget | None) -> Markup | str | None:
@@ -383,7 +385,8 @@ def _dialect(name: str) -> Dialect:
 
 def _still_reading() -> ServiceUnavailable:
     return ServiceUnavailable(
-        "the documentation is still being read; try again in a few seconds", code=UNAVAILABLE
+        "the documentation is still being read; try again in a few seconds",
+        code=ErrorCode.READER_DOCS_UNAVAILABLE,
     )
 
 
@@ -391,4 +394,4 @@ def _missing(snapshot: CorpusSnapshot) -> AskDocsError:
     """A slug not found: 404, unless some pages are still being read (it may be one)."""
     if snapshot.pending:
         return _still_reading()
-    return NotFound("no such article", code="article-not-found")
+    return NotFound("no such article", code=ErrorCode.READER_ARTICLE_NOT_FOUND)

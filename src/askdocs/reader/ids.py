@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 LOCALES: tuple[str, ...] = ("en", "cs", "sk")
@@ -46,7 +47,7 @@ def check_slug(slug: str) -> str:
 def check_asset_id(asset_id: str) -> str:
     """An asset id is the lowercase SHA-256 of the bytes, a dot and a known extension."""
     if not _ASSET_ID.fullmatch(asset_id):
-        raise InvalidInput("asset id is not valid", code="invalid-asset-id")
+        raise InvalidInput("asset id is not valid", code=ErrorCode.READER_INVALID_ASSET_ID)
     return asset_id
 
 
@@ -54,14 +55,16 @@ def check_locale(locale: str | None, allowed: Sequence[str] = LOCALES) -> str:
     """Catalog and article reads need an explicit locale, one of ``allowed``."""
     if locale is None or locale == "":
         raise InvalidInput(
-            f"the locale parameter is required ({'|'.join(allowed)})", code="invalid-locale"
+            f"the locale parameter is required ({'|'.join(allowed)})",
+            code=ErrorCode.READER_INVALID_LOCALE,
         )
     if locale not in allowed:
         raise InvalidInput(
-            f"unsupported locale; use one of {'|'.join(allowed)}", code="invalid-locale"
+            f"unsupported locale; use one of {'|'.join(allowed)}",
+            code=ErrorCode.READER_INVALID_LOCALE,
         )
     return locale
 
 
 def _bad_slug() -> InvalidInput:
-    return InvalidInput("article slug is not valid", code="invalid-slug")
+    return InvalidInput("article slug is not valid", code=ErrorCode.READER_INVALID_SLUG)

@@ -19,19 +19,20 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.routing import compile_path
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, RateLimited
 
 log = logging.getLogger(__name__)
 NO_STORE = {"Cache-Control": "no-store"}
 _HTTP_CODES = {
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "body_too_large",
-    415: "unsupported_media_type",
+    404: ErrorCode.NOT_FOUND,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
+    413: ErrorCode.BODY_TOO_LARGE,
+    415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
 }
 
 
-def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
+def error_body(code: ErrorCode, message: str) -> dict[str, dict[str, str]]:
     return {"error": {"code": code, "message": message}}
 
 
@@ -50,11 +51,11 @@ def install_error_handlers(app: FastAPI) -> None:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
         message = f"{where}: {first.get('msg', 'invalid request')}"
-        return JSONResponse(error_body("invalid_request", message), 400, headers=NO_STORE)
+        return JSONResponse(error_body(ErrorCode.INVALID_REQUEST, message), 400, headers=NO_STORE)
 
     @app.exception_handler(HTTPException)
     async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        code = _HTTP_CODES.get(exc.status_code, ErrorCode.HTTP_ERROR)
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         headers = {**NO_STORE, **(exc.headers or {})}
         if exc.status_code == 405:
@@ -64,7 +65,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return JSONResponse(error_body("internal_error", "internal error"), 500, headers=NO_STORE)
+        return JSONResponse(
+            error_body(ErrorCode.INTERNAL_ERROR, "internal error"), 500, headers=NO_STORE
+        )
 
 
 def allowed_methods(request: Request) -> list[str]:

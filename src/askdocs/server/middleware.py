@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from askdocs.error_codes import ErrorCode
+
 NOSNIFF = (b"x-content-type-options", b"nosniff")
 NO_STORE = (b"cache-control", b"no-store")
 BEARER_CHALLENGE = (b"www-authenticate", b'Bearer realm="askdocs"')
@@ -33,7 +35,7 @@ AUTHENTICATED_PREFIXES: tuple[str, ...] = ("/api/v1/",)
 
 def too_large_body(limit: int) -> bytes:
     message = f"the request body is over {limit} bytes"
-    return json.dumps({"error": {"code": "body_too_large", "message": message}}).encode()
+    return json.dumps({"error": {"code": ErrorCode.BODY_TOO_LARGE, "message": message}}).encode()
 
 
 def _declared_length(scope: Scope) -> int | None:
@@ -90,7 +92,7 @@ class NulPath:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and "\x00" in scope.get("path", ""):
             message = "the path holds a NUL character"
-            body = json.dumps({"error": {"code": "invalid_request", "message": message}})
+            body = json.dumps({"error": {"code": ErrorCode.INVALID_REQUEST, "message": message}})
             headers = [(b"content-type", b"application/json"), NO_STORE, NOSNIFF]
             await send({"type": "http.response.start", "status": 400, "headers": headers})
             await send({"type": "http.response.body", "body": body.encode()})

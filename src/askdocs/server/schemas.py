@@ -17,6 +17,8 @@ from askdocs.guard.validation import (
     MAX_TOKEN_CHARS,
     NONBLANK_PATTERN,
 )
+from askdocs.indexing.state import IndexState
+from askdocs.service import SiteIndexStatus
 from askdocs.settings import AskSettings
 from askdocs.types import Freshness, SearchResult
 
@@ -70,22 +72,41 @@ class SearchHitOut(Out):
         return value
 
 
+class IndexingOut(BaseModel):
+    """How far a site's embedding run is: ``embedded`` of ``total`` sections."""
+
+    embedded: int
+    total: int
+    describe: str  # the same words as ``askdocs serve``'s progress
+
+    @classmethod
+    def of(cls, state: IndexState) -> IndexingOut | None:
+        """Present only while the site's sections are being embedded."""
+        if not (state.embedding and state.total):
+            return None
+        return cls(embedded=state.embedded, total=state.total, describe=state.describe())
+
+
 class SearchResponse(BaseModel):
     query: str
     site: str
     mode: str
     match: bool
     degraded_reason: str | None = None
+    indexing: IndexingOut | None = None  # keyword mode while the site's vectors are embedded
     hits: list[SearchHitOut]
 
     @classmethod
-    def of(cls, query: str, site: str, result: SearchResult) -> SearchResponse:
+    def of(
+        cls, query: str, site: str, result: SearchResult, indexing: IndexingOut | None = None
+    ) -> SearchResponse:
         return cls(
             query=query,
             site=site,
             mode=result.mode,
             match=result.match,
             degraded_reason=result.reason,
+            indexing=indexing if result.mode == "keyword" else None,
             hits=[SearchHitOut.of(hit) for hit in result.hits],
         )
 
@@ -104,6 +125,12 @@ class SiteStatusOut(Out):
     error: str | None = None
     empty: bool = False
     bad_files: list[BadFileOut] = []
+    search: str = "none"  # what a search reads now: none, keyword or hybrid
+    indexing: IndexingOut | None = None  # while its sections are embedded
+
+    @classmethod
+    def of_site(cls, status: SiteIndexStatus, state: IndexState) -> SiteStatusOut:
+        return cls.of(status).model_copy(update={"indexing": IndexingOut.of(state)})
 
 
 class ReadyResponse(BaseModel):

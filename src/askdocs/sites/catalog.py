@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.guard.hosts import site_hosts
@@ -87,7 +88,7 @@ OPERATOR = SiteCaller(everything=True)
 
 
 def site_not_found() -> NotFound:
-    return NotFound("no such public documentation site", code="site_not_found")
+    return NotFound("no such public documentation site", code=ErrorCode.SITE_NOT_FOUND)
 
 
 class SiteCatalog:

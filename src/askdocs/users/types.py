@@ -15,6 +15,7 @@ class User:
     email: str
     display_name: str
     platform_admin: bool
+    token_version: int = 0  # bumped by a password change: older tokens and sessions end
 
 
 @dataclass(frozen=True)

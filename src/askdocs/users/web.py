@@ -14,6 +14,7 @@ import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, Forbidden
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
@@ -42,7 +43,7 @@ class SignedIn:
 
 
 def csrf_failed(message: str) -> Forbidden:
-    return Forbidden(message, code="csrf_failed")
+    return Forbidden(message, code=ErrorCode.CSRF_FAILED)
 
 
 def check_origin(facts: RequestFacts) -> None:
@@ -68,14 +69,16 @@ def identify(settings: Settings, accounts: Accounts, facts: RequestFacts) -> Sig
         return SignedIn(authenticate(settings, accounts.users, authorization), None)
     token = facts.cookies.get(settings.auth.session_cookie)
     if not token:
-        raise AuthError("sign in, or send a bearer token", code="missing_token")
+        raise AuthError("sign in, or send a bearer token", code=ErrorCode.MISSING_TOKEN)
     session = accounts.sessions.find(token)
     if session is None:
-        raise AuthError("your session has ended: sign in again", code="session_expired")
+        raise AuthError("your session has ended: sign in again", code=ErrorCode.SESSION_EXPIRED)
     check_csrf(facts, session)
     user = accounts.users.get(session.user_id)
     if user is None:
-        raise AuthError("the session's user no longer exists", code="unknown_user")
+        raise AuthError("the session's user no longer exists", code=ErrorCode.UNKNOWN_USER)
+    if user.token_version != session.token_version:
+        raise AuthError("your session has ended: sign in again", code=ErrorCode.SESSION_EXPIRED)
     return SignedIn(Principal(user=user, org=None, org_role=None), session)
 
 

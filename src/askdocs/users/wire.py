@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic import Field
 
+from askdocs.auth.emails import EMAIL_PATTERN
 from askdocs.guard.validation import CleanText
-from askdocs.users.service import EMAIL_PATTERN
 from askdocs.users.types import OrgRole
 from askdocs.wire import Wire
 
@@ -81,7 +81,7 @@ class InvitationOut(Wire):
     role: OrgRole | None
     platform_admin: bool
     expires_at: datetime
-    account_exists: bool
+    for_you: bool  # the caller is signed in as the invited address (never: whether it exists)
 
 
 class AcceptIn(Wire):
@@ -95,6 +95,16 @@ class InviteIn(Wire):
     organisation_id: str | None = Field(default=None, max_length=36)
     role: OrgRole | None = None
     platform_admin: bool = False
+
+
+class ResetOut(Wire):
+    email: str
+    expires_at: datetime
+
+
+class ResetIn(Wire):
+    token: str = Field(min_length=10, max_length=200)
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD_FIELD)
 
 
 class InviteOut(Wire):

@@ -4,6 +4,9 @@ docs-gaps report at ``/admin/report``).
 One template (``account.html``) and one script decide what to show from the page kind; all
 data comes from the REST API with the caller's session, so these pages carry no secrets and
 are never framed. The invitation token stays in the path: the page reads it from there.
+The sign-in page's ``next`` is judged here, by the one redirect rule
+(``askdocs.auth.redirects``), and handed to the page in its config; the page's script goes
+where the config says and never reads ``next`` from the address itself.
 """
 
 from __future__ import annotations
@@ -11,19 +14,25 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from askdocs.auth.redirects import safe_next
 from askdocs.server.deps import app_of
 from askdocs.server.routes.web import page_headers, render
+from askdocs.server.signin import request_origin
 
 router = APIRouter(include_in_schema=False)
-TITLES = {"sign-in": "Sign in", "invite": "Invitation", "admin": "Admin"}
+TITLES = {"sign-in": "Sign in", "invite": "Invitation", "reset": "New password", "admin": "Admin"}
+AFTER_SIGN_IN = "/assistant"
 
 
-def account_page(request: Request, kind: str, tab: str | None = None) -> HTMLResponse:
+def account_page(
+    request: Request, kind: str, tab: str | None = None, extra: dict[str, object] | None = None
+) -> HTMLResponse:
     oidc = app_of(request).settings.auth.oidc
     config: dict[str, object] = {
         "page": kind,
         "oidc": bool(oidc.issuer),
         "oidcName": oidc.display_name,
+        **(extra or {}),
     }
     if tab is not None:
         config["tab"] = tab
@@ -34,12 +43,19 @@ def account_page(request: Request, kind: str, tab: str | None = None) -> HTMLRes
 
 @router.get("/sign-in")
 def sign_in_page(request: Request) -> HTMLResponse:
-    return account_page(request, "sign-in")
+    wanted = request.query_params.get("next")
+    after = safe_next(wanted, request_origin(request), AFTER_SIGN_IN)
+    return account_page(request, "sign-in", extra={"next": after})
 
 
 @router.get("/invite/{token}")
 def invite_page(request: Request, token: str) -> HTMLResponse:
     return account_page(request, "invite")
+
+
+@router.get("/reset/{token}")
+def reset_page(request: Request, token: str) -> HTMLResponse:
+    return account_page(request, "reset")
 
 
 @router.get("/admin")

@@ -30,6 +30,7 @@ from askdocs.admin.results import (
     SiteDetailOut,
     SitesOut,
 )
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.server.approval import Approval
 from askdocs.server.deps import AdminDep
@@ -50,7 +51,7 @@ def operation_name(slug: str) -> str:
     """``create-site`` -> ``CreateSite``; 404 for anything that is not an operation."""
     name = "".join(part.capitalize() for part in slug.split("-"))
     if not re.fullmatch(r"[a-z]+(-[a-z]+)*", slug) or name not in OPERATIONS:
-        raise NotFound(f"unknown operation {slug!r}", code="unknown_operation")
+        raise NotFound(f"unknown operation {slug!r}", code=ErrorCode.UNKNOWN_OPERATION)
     return name
 
 
@@ -148,7 +149,7 @@ async def list_schemas(caller: Caller) -> JsonObject:
     return {"operations": [schema_entry(name) for name in names]}
 
 
-@router.get("/schemas/{operation}", openapi_extra={ERRORS_KEY: ["unknown_operation"]})
+@router.get("/schemas/{operation}", openapi_extra={ERRORS_KEY: [ErrorCode.UNKNOWN_OPERATION]})
 async def get_schema(caller: Caller, operation: str) -> JsonObject:
     """One operation's schema, by name (``CreateSite``, ``list_sites``) or REST slug."""
     name = operation if operation in TOOL_MODELS else operation_name(operation)
@@ -206,4 +207,4 @@ for _name, (_model, _what) in OPERATION_MODELS.items():
 @router.post("/proposals/{operation}", include_in_schema=False)
 @router.post("/apply/{operation}", include_in_schema=False)
 async def unknown_operation(caller: Caller, operation: str) -> JsonObject:
-    raise NotFound(f"unknown operation {operation!r}", code="unknown_operation")
+    raise NotFound(f"unknown operation {operation!r}", code=ErrorCode.UNKNOWN_OPERATION)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.reader.control import DocsReader
 from askdocs.reader.ids import check_slug
@@ -93,5 +94,5 @@ def page_md(
     _, pages = _pages(reader, config, locale)
     page = next((p for p in pages if p.slug == slug), None)
     if page is None:
-        raise NotFound("no such article", code="article-not-found")
+        raise NotFound("no such article", code=ErrorCode.READER_ARTICLE_NOT_FOUND)
     return Response(page_markdown(page, _base(config)), media_type=MARKDOWN, headers=HEADERS)

@@ -23,6 +23,7 @@ from askdocs.answer.drafts import DraftScope
 from askdocs.answer.report import as_json, embed_with, gaps_report, parse_since
 from askdocs.assistant.feedback import disliked_replies
 from askdocs.db import Database
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.server.deps import AppDep
 from askdocs.server.schemas import ErrorBody
@@ -45,7 +46,7 @@ async def ask_report(
     try:
         window = parse_since(since)
     except ValueError as exc:
-        raise InvalidInput(str(exc), code="invalid_since") from None
+        raise InvalidInput(str(exc), code=ErrorCode.INVALID_SINCE) from None
     db, ask = (await app.stored_parts()).db, app.settings.ask
     embed = embed_with(app.engine.embedder)
     rated = partial(disliked_replies, db)

@@ -27,6 +27,7 @@ from askdocs.assistant.wire import (
     ThreadOut,
     ThreadPatchIn,
 )
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.server.deps import AdminDep, AssistantDep
 from askdocs.server.signin import Caller
@@ -40,7 +41,7 @@ def _title(value: str | None) -> str | None:
         return None
     title = " ".join(value.split())
     if not title:
-        raise InvalidInput("Title must not be empty", code="empty_title")
+        raise InvalidInput("Title must not be empty", code=ErrorCode.EMPTY_TITLE)
     return title
 
 

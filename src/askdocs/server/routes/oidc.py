@@ -2,13 +2,14 @@
 
 ``start`` seals a fresh state (state, nonce, PKCE verifier, where to go next) into a
 short-lived HttpOnly cookie and redirects to the provider. ``callback`` checks it all (see
-``askdocs.auth.oidc``), finds or creates the account, starts a session and redirects to
-``next``. Failures redirect to ``/sign-in?error=<code>`` so the page can say what happened.
+``askdocs.auth.oidc``), finds the linked account or creates one (``Accounts.oidc_user``: an
+existing account with the same email only when an administrator allowed the link), starts
+a session and redirects to ``next``. Failures redirect to ``/sign-in?error=<code>`` so the
+page can say what happened.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import time
 from urllib.parse import urlencode
@@ -17,11 +18,20 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from askdocs.auth.keys import signing_key
+from askdocs.auth.keys import derived_key
 from askdocs.auth.oidc import OidcClient
-from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, safe_next, seal, unseal
+from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, seal, unseal
+from askdocs.auth.redirects import safe_next
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
-from askdocs.server.signin import AccountsDep, cookie_secure, request_origin, set_session_cookie
+from askdocs.server.signin import (
+    AccountsDep,
+    cookie_secure,
+    recognised_device,
+    request_origin,
+    set_device_cookie,
+    set_session_cookie,
+)
 from askdocs.settings import Settings
 
 router = APIRouter(prefix="/api/v1/auth/oidc", tags=["auth"])
@@ -31,19 +41,19 @@ SIGN_IN_PAGE = "/sign-in"
 
 def client_of(settings: Settings) -> OidcClient:
     if not settings.auth.oidc.issuer:
-        raise NotFound("single sign-on is not configured", code="oidc_disabled")
+        raise NotFound("single sign-on is not configured", code=ErrorCode.OIDC_DISABLED)
     return OidcClient(settings.auth.oidc)
 
 
 def state_key(settings: Settings) -> bytes:
-    return hmac.new(signing_key(settings).encode(), b"askdocs oidc state", hashlib.sha256).digest()
+    return derived_key(settings, "askdocs oidc state")
 
 
 def redirect_uri(settings: Settings, request: Request) -> str:
     return (settings.auth.public_url or request_origin(request)).rstrip("/") + CALLBACK
 
 
-def failed(code: str) -> RedirectResponse:
+def failed(code: ErrorCode) -> RedirectResponse:
     response = RedirectResponse(SIGN_IN_PAGE + "?" + urlencode({"error": code}), 303)
     response.delete_cookie(STATE_COOKIE, path="/api/v1/auth/oidc")
     return response
@@ -55,7 +65,8 @@ async def start(
 ) -> RedirectResponse:
     settings = accounts.settings
     client = client_of(settings)
-    flow = FlowState.fresh(safe_next(next), int(time.time()) + settings.auth.oidc.state_ttl_seconds)
+    expires = int(time.time()) + settings.auth.oidc.state_ttl_seconds
+    flow = FlowState.fresh(safe_next(next, request_origin(request)), expires)
     url = await client.authorization_url(flow, redirect_uri(settings, request))
     response = RedirectResponse(url, 303)
     response.set_cookie(
@@ -83,18 +94,22 @@ async def callback(
     client = client_of(settings)
     flow = unseal(state_key(settings), request.cookies.get(STATE_COOKIE), int(time.time()))
     if flow is None or not state or not hmac.compare_digest(state, flow.state):
-        return failed("oidc_state_mismatch")
+        return failed(ErrorCode.OIDC_STATE_MISMATCH)
     if error or not code:
-        return failed("oidc_refused")
+        return failed(ErrorCode.OIDC_REFUSED)
     try:
         identity = await client.finish(flow, code[:2000], redirect_uri(settings, request))
-        user = await anyio.to_thread.run_sync(accounts.oidc_user, identity.email, identity.name)
+        user = await anyio.to_thread.run_sync(
+            accounts.oidc_user, identity.issuer, identity.subject, identity.email, identity.name
+        )
     except (AuthError, ServiceUnavailable) as exc:
         return failed(exc.code)
     agent = request.headers.get("user-agent", "")
     new = await anyio.to_thread.run_sync(accounts.sessions.create, user.id, "oidc", agent)
-    response = RedirectResponse(flow.next, 303)
+    response = RedirectResponse(safe_next(flow.next, request_origin(request)), 303)
     response.delete_cookie(STATE_COOKIE, path="/api/v1/auth/oidc")
     set_session_cookie(response, request, settings, new.token)
+    device = recognised_device(request, settings, user.email)
+    set_device_cookie(response, request, settings, user.email, device)
     response.headers["Cache-Control"] = "no-store"
     return response

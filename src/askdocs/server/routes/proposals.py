@@ -19,6 +19,7 @@ from askdocs.admin.models import OPERATION_MODELS, json_schema, model_of
 from askdocs.admin.operations import slug
 from askdocs.admin.proposal_wire import ProposalApplyIn, ProposalCreateIn, ProposalOut
 from askdocs.admin.proposals import not_found
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.server.approval import Approval
 from askdocs.server.deps import AdminDep
@@ -61,7 +62,7 @@ def _create_body(body: JsonObject) -> ProposalCreateIn:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in ("body", *first["loc"]))
-        raise InvalidInput(f"{where}: {first['msg']}", code="invalid_request") from None
+        raise InvalidInput(f"{where}: {first['msg']}", code=ErrorCode.INVALID_REQUEST) from None
 
 
 @router.post("", status_code=201, response_model_exclude_none=True, openapi_extra=_documented())

@@ -18,7 +18,7 @@ async def readyz(service: EngineDep, app: AppDep, lane: ReadyPoolDep) -> JSONRes
     public = [site.id for site in service.sites if site.public]
 
     def statuses() -> list[SiteStatusOut]:
-        return [SiteStatusOut.of(service.status(site)) for site in public]
+        return [SiteStatusOut.of_site(*app.core.site_status(site)) for site in public]
 
     sites = await lane.run(statuses)
     loading = app.warming_up  # the model, then one search through the route (server/warm.py)

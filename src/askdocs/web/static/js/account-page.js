@@ -1,7 +1,9 @@
-// One entry for /sign-in, /invite/<token> and /admin (the page kind is in the config).
+// One entry for /sign-in, /invite/<token>, /reset/<token> and /admin (the page kind is in the
+// config).
 import { Session } from "./account-api.js";
 import { mountAdmin } from "./admin-page.js";
 import { mountInvite } from "./invite-page.js";
+import { mountReset } from "./reset-page.js";
 import { mountSignIn } from "./sign-in-page.js";
 
 const config = JSON.parse(document.querySelector('meta[name="askdocs-config"]').content);
@@ -22,9 +24,10 @@ function showSignedIn(session) {
 }
 
 async function main() {
-  section.textContent = { "sign-in": "Sign in", invite: "Invitation", admin: "Admin" }[config.page] || "";
+  section.textContent = { "sign-in": "Sign in", invite: "Invitation", reset: "New password", admin: "Admin" }[config.page] || "";
   if (config.page === "sign-in") mountSignIn(root, config);
   else if (config.page === "invite") await mountInvite(root);
+  else if (config.page === "reset") await mountReset(root);
   else {
     const session = await Session.current();
     if (!session) {

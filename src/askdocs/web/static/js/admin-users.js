@@ -46,10 +46,10 @@ function inviteForm(ctx, ui) {
     try {
       const made = await ctx.session.call("POST", "/api/v1/invitations",
         { email: email.value, organisationId: ctx.orgId, role: role.value });
-      const link = el("input", "admin-input admin-link");
-      Object.assign(link, { id: "invite-link", readOnly: true, value: made.link });
-      link.setAttribute("aria-label", "Invitation link");
-      result.append(ui.note(`Send this one-time link to ${made.email}; it works until ${new Date(made.expiresAt).toLocaleString()}.`), link);
+      result.append(
+        ui.note(`Send this one-time link to ${made.email}; it works until ${new Date(made.expiresAt).toLocaleString()}.`),
+        ...copyableLink(made.link),
+      );
     } catch (error) {
       result.append(ui.note(ui.refusalText(error)));
     }
@@ -175,4 +175,32 @@ export async function mountUsersPanel(ctx, ui) {
   panel.append(ui.card(`Members of ${org.name}`, ...parts));
   if (manages) panel.append(inviteForm(ctx, ui));
   return panel;
+}
+
+// The whole link, wrapped (never cut, every "_" of its token visible), and a Copy button;
+// where the clipboard is not available (plain HTTP), the text is selected to copy by hand.
+function copyableLink(url) {
+  const link = el("textarea", "admin-input admin-link");
+  Object.assign(link, { id: "invite-link", readOnly: true, value: url, rows: 2 });
+  link.setAttribute("aria-label", "Invitation link");
+  link.spellcheck = false;
+  const copy = el("button", "secondary-button", "Copy link");
+  copy.type = "button";
+  copy.id = "invite-copy";
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = "Copied";
+    } catch {
+      link.focus();
+      link.select();
+      copy.textContent = "Selected: press Ctrl+C (⌘C) to copy";
+    }
+  });
+  // Tall enough for the whole link once it is on the page (field-sizing where supported).
+  requestAnimationFrame(() => {
+    link.style.height = "auto";
+    link.style.height = `${link.scrollHeight + 2}px`;
+  });
+  return [link, copy];
 }

@@ -3,7 +3,7 @@
 // the server; everything else is built with textContent.
 import { ApiError, fetchArticle, fetchCatalog } from "./api.js";
 import { createAskPanel } from "./ask.js";
-import { turnstileToken } from "./botcheck.js";
+import { altchaToken, turnstileToken } from "./botcheck.js";
 import { LOCALE_NAMES, locale, setLocale, t, translate } from "./i18n.js";
 import { addPermalinks, followReading, notFoundPage, searchShortcuts, wrapTables } from "./reader-nav.js";
 import { createSearch } from "./search.js";
@@ -345,7 +345,7 @@ const ask = createAskPanel({
   config,
   onClose: () => closeAsk(true),
   onNavigate: (url) => navigate(url),
-  getToken: turnstileToken,
+  getToken: config.botCheck === "altcha" ? altchaToken : turnstileToken,
 });
 
 // A backdrop behind the panel on narrow screens; a click on it closes the panel.
