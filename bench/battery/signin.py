@@ -110,7 +110,12 @@ def _timing(rig: Rig, result: Result, people: Any, rounds: int) -> float:
 
 # -- CSRF ------------------------------------------------------------------------------
 
-SKIPPED = {"/api/v1/auth/sign-in"}  # no session to forge yet
+# changes a credential in the body authenticates (no session to forge): a foreign Origin
+# must still be refused (login CSRF: signing the victim's browser in to the attacker's account)
+LOGINS = {
+    "/api/v1/auth/sign-in": {"email": "csrf@battery.test", "password": "not the password"},
+    "/api/v1/auth/reset": {"token": "r" * 32, "password": "a long enough passphrase"},
+}
 FORGERIES = ("no token", "wrong token", "foreign origin")
 
 
@@ -118,7 +123,8 @@ def csrf(rig: Rig, mode: Mode) -> Result:
     """Every change under ``/api/v1`` that a session cookie authenticates, forged: without
     the CSRF token, with another token, and with the right token from a foreign Origin.
     Each must be ``403 csrf_failed``, and nothing may change (the database and the sites
-    folder are compared around the whole run)."""
+    folder are compared around the whole run). Sign-in and the reset link, which a
+    credential in the body authenticates, must refuse a foreign Origin (login CSRF)."""
     from bench.battery.authz import people as crew
 
     result = Result("csrf")
@@ -142,6 +148,11 @@ def csrf(rig: Rig, mode: Mode) -> Result:
                     )
         if victim.http.get("/api/v1/auth/me").status_code != 200:
             result.fail("the session did not survive the forgeries")
+    for path, body in LOGINS.items():
+        answer = httpx.post(rig.url + path, json=body, headers={"Origin": "https://evil.invalid"})
+        result.probes += 1
+        if (answer.status_code, code_of(answer)) != (403, "csrf_failed"):
+            result.fail(f"login from a foreign origin: {path} -> {answer.status_code}")
     if _state(crew(rig)) != before:
         result.fail("a forged request changed something")
     result.figure = f"operations={len(changes)} forgeries_accepted={result.failures}"
@@ -166,7 +177,7 @@ def _changes(rig: Rig) -> list[tuple[str, str]]:
     spec = httpx.get(rig.url + "/openapi.json", timeout=60).json()
     found = []
     for template, operations in spec["paths"].items():
-        if not template.startswith("/api/v1/") or template in SKIPPED:
+        if not template.startswith("/api/v1/") or template in LOGINS:
             continue
         for method in operations:
             if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):

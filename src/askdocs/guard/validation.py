@@ -20,6 +20,7 @@ from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.llm.types import ChatMessage
 from askdocs.settings import AskSettings
+from askdocs.wire import BLANK_CHARS
 
 _LOCALE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}")
 LOCALE_PATTERN = f"^{_LOCALE.pattern}$"  # what /openapi.json says (the server: fullmatch)
@@ -32,7 +33,6 @@ MESSAGE_FIELDS = frozenset({"role", "content"})
 # What ``/openapi.json`` says of text fields, in a syntax Python, ECMA and Rust regexes share
 # (``\xHH``, ``\uHHHH``): clean text has no NUL (unpaired surrogates are not generated nor
 # valid JSON text); non-blank text also holds a character ``str.split()`` keeps.
-BLANK_CHARS = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 CLEAN_PATTERN = r"^[^\x00]*$"
 NONBLANK_PATTERN = rf"^[^\x00]*[^\x00{BLANK_CHARS}][^\x00]*$"
 
