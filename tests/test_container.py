@@ -99,3 +99,26 @@ def test_env_example_names_only_settings_or_compose_variables() -> None:
     assert names
     assert sorted(names - known) == []
     assert Path(REPO / ".gitignore").read_text(encoding="utf-8").count(".env\n") >= 1
+
+
+def test_the_replicas_compose_runs_replicas_behind_one_trusted_proxy() -> None:
+    """deploy/replicas: every askdocs-N has its own data volume, the same shared stores and
+    secrets, trusts exactly the proxy's fixed address, and is in nginx's upstream."""
+    folder = REPO / "deploy" / "replicas"
+    services = yaml.safe_load((folder / "compose.yaml").read_text(encoding="utf-8"))["services"]
+    replicas = sorted(name for name in services if name.startswith("askdocs-"))
+    assert replicas == ["askdocs-1", "askdocs-2"]
+    envs = [services[name]["environment"] for name in replicas]
+    assert all(env == envs[0] for env in envs)
+    known = set(env_names()) | EXTRA_ENV
+    assert sorted(name for name in envs[0] if name not in known) == []
+    proxy_address = services["proxy"]["networks"]["askdocs"]["ipv4_address"]
+    assert yaml.safe_load(envs[0]["ASKDOCS_SERVER__TRUSTED_PROXIES"]) == [proxy_address]
+    shared = ("JWT_SIGNING_KEY", "VISITOR_HASH_KEY", "CONFIRMATION_TOKEN_KEY", "SECRETS_KEY_FILE")
+    assert all(any(key.endswith(part) for key in envs[0]) for part in shared)
+    volumes = [services[name]["volumes"][0] for name in replicas]
+    assert volumes == [f"{name}-data:/var/lib/askdocs" for name in replicas]
+    nginx = (folder / "nginx.conf").read_text(encoding="utf-8")
+    assert all(f"server {name}:8000" in nginx for name in replicas)
+    assert "X-Forwarded-Proto $scheme" in nginx
+    assert "proxy_buffering off" in nginx

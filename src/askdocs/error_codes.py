@@ -350,6 +350,20 @@ class ErrorCode(StrEnum):
     # -- command line and MCP only --------------------------------------------------------
     NOT_INDEXED = "not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"
     PORT_UNAVAILABLE = "port_unavailable", 500, "askdocs serve cannot bind its port", "cli"
+    SECRETS_KEY_MISMATCH = (
+        "secrets_key_mismatch",
+        500,
+        "the keys in the database were encrypted with another secrets key (give every replica "
+        "the same admin.secrets_key)",
+        "cli",
+    )
+    KEY_CONFIGURED = (
+        "key_configured",
+        500,
+        "askdocs keys rotate of a key the configuration sets",
+        "cli",
+    )
+    UNKNOWN_KEY = "unknown_key", 400, "askdocs keys names no such key", "cli"
     HOST_UNAVAILABLE = (
         "host_unavailable",
         500,

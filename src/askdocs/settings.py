@@ -7,13 +7,23 @@ arguments. Nothing here reads the environment at import time.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from askdocs.config.origins import Origins, validation_problems
@@ -140,6 +150,9 @@ class SearchSettings(Section):
     max_per_page: int = Field(default=0, ge=0, le=100)  # sections of one page in place; 0: any
 
 
+Quantization = Literal["int8", "none"]
+
+
 class IndexSettings(Section):
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
@@ -148,18 +161,77 @@ class IndexSettings(Section):
     retry_seconds: float = 120.0
     interactive_yield_seconds: float = 15.0
     qdrant_timeout_seconds: float = Field(default=10.0, gt=0)
+    # dense vectors: int8 copies in memory, float32 originals on disk, results rescored with
+    # them (docs/indexing.md, "Quantization"); "none": float32 in memory, as before
+    quantization: Quantization = "int8"
+    # names this install's collections on a shared Qdrant server; None: kept in the database
+    install_id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
 class ServerSettings(Section):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
-    trusted_proxy_header: str | None = None  # e.g. "x-forwarded-for"
+    # the origin visitors use, e.g. "https://docs.example" (guard/proxies.py, docs/deployment.md)
+    public_url: str | None = None
+    # addresses or CIDRs whose Forwarded / X-Forwarded-* headers are believed; none by default
+    trusted_proxies: list[str] = Field(default_factory=list)
+    trusted_proxy_header: str | None = None  # replaced by trusted_proxies: refused when set
     # searches run at once; None: one per CPU core the process may use (blocking.usable_cpus)
     search_concurrency: int | None = Field(default=None, ge=1, le=64)
     # retrieval in this many worker processes (search/processes.py); 0: in the server process
     search_processes: int = Field(default=0, ge=0, le=32)
     index_in_background: bool = True  # serve indexes configured sites at start-up
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
+    # how often a replica checks the database for another replica's admin changes
+    change_poll_seconds: float = Field(default=2.0, gt=0, le=60)
+
+    @field_validator("public_url")
+    @classmethod
+    def _origin(cls, value: str | None) -> str | None:
+        return origin_of_url(value)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        return [str(proxy_network(entry)) for entry in value]
+
+    @field_validator("trusted_proxy_header")
+    @classmethod
+    def _replaced(cls, value: str | None) -> None:
+        if value is not None:
+            raise ValueError(TRUSTED_PROXY_HEADER_REPLACED)
+
+
+TRUSTED_PROXY_HEADER_REPLACED = (
+    "server.trusted_proxy_header was replaced by server.trusted_proxies: list the addresses "
+    '(or CIDRs) of your reverse proxies, e.g. trusted_proxies = ["127.0.0.1"], and askdocs '
+    "reads X-Forwarded-For/-Proto/-Host or Forwarded from them only; set server.public_url "
+    "to the address visitors use (docs/deployment.md, Behind a reverse proxy)"
+)
+
+
+def origin_of_url(value: str | None) -> str | None:
+    """``scheme://host[:port]`` of ``value`` (lower case, no default port, no trailing
+    slash); a path, query, fragment or user name is refused (askdocs serves at the root)."""
+    if value is None or not value.strip():
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"public_url must be http(s)://host[:port], not {value!r}")
+    if parts.path.strip("/") or parts.query or parts.fragment or parts.username:
+        raise ValueError(f"public_url must be an origin with no path: {value!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    port = f":{parts.port}" if parts.port not in (None, default) else ""
+    return f"{parts.scheme}://{host}{port}"
+
+
+def proxy_network(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """One ``trusted_proxies`` entry: an address (a network of one) or a CIDR."""
+    try:
+        return ipaddress.ip_network(entry.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"trusted_proxies: {entry!r} is not an address or CIDR") from None
 
 
 class DatabaseSettings(Section):
@@ -210,6 +282,8 @@ class AssistantSettings(Section):
     max_replay_messages: int = Field(default=40, ge=1)
     max_tool_rounds: int = Field(default=6, ge=1, le=20)
     detached_turn_seconds: float = Field(default=300.0, gt=0)
+    turn_heartbeat_seconds: float = Field(default=5.0, gt=0, le=60)  # a running turn's pulse
+    turn_lost_seconds: float = Field(default=20.0, gt=0)  # no pulse this long: interrupted
     title_timeout_seconds: float = Field(default=10.0, gt=0)
     docs_site: str | None = None  # None: the request's site, else the first configured one
     inject_top_k: int = Field(default=4, ge=0, le=20)
@@ -220,13 +294,21 @@ class AssistantSettings(Section):
     search_timeout_seconds: float = Field(default=15.0, gt=0)
     system_prompt: str | None = None  # replaces the built-in prompt's opening paragraph
 
+    @model_validator(mode="after")
+    def _pulse_within_bound(self) -> AssistantSettings:
+        if self.turn_lost_seconds < 2 * self.turn_heartbeat_seconds:
+            raise ValueError("assistant.turn_lost_seconds must be at least twice the heartbeat")
+        return self
+
 
 class AdminSettings(Section):
     """Assistant admin tools and ``/api/v1/admin`` (docs/admin-tools.md)."""
 
     confirmation_token_key: SecretStr | None = None  # hex or base64, >= 32 bytes
     confirmation_token_key_file: Path | None = None  # <data_dir>/assistant-confirmation-token
-    secrets_key_file: Path | None = None  # Fernet key for provider API keys; default in data dir
+    # Fernet keys that encrypt stored secrets (provider API keys, signing keys); newest first
+    secrets_key: SecretStr | None = None
+    secrets_key_file: Path | None = None  # else this file's keys; default in the data dir
     sites_dir: Path | None = None  # where organisation sites keep their pages; <data_dir>/sites
     max_executions_per_hour: int = Field(default=10, ge=1)  # ReindexSite, per user and site
     provider_test_timeout_seconds: float = Field(default=15.0, gt=0)
@@ -279,7 +361,7 @@ class OidcSettings(Section):
 
 
 class AuthSettings(Section):
-    jwt_signing_key: SecretStr | None = None  # >= 32 chars; else generated in the data dir
+    jwt_signing_key: SecretStr | None = None  # >= 32 chars; else stored in the database
     jwt_issuer: str = "askdocs"
     jwt_audience: str = "askdocs-api"
     default_token_ttl_seconds: int = Field(default=3600, ge=60)
@@ -297,7 +379,7 @@ class AuthSettings(Section):
     device_cookie_days: int = Field(default=180, ge=1)  # how long a browser stays recognised
     invitation_ttl_seconds: int = Field(default=7 * 86400, ge=300)
     reset_link_ttl_seconds: int = Field(default=3600, ge=300)  # a password-reset link
-    public_url: str | None = None  # invitation links; unset: the request's own base URL
+    public_url: str | None = None  # deprecated: read as server.public_url
     oidc: OidcSettings = Field(default_factory=OidcSettings)
 
 
@@ -359,6 +441,20 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, value: Path) -> Path:
         return value.expanduser()
+
+    @model_validator(mode="after")
+    def _fold_public_url(self) -> Settings:
+        """The old ``auth.public_url`` is read as ``server.public_url`` when that is unset;
+        ``askdocs serve`` says so at start-up (``guard.proxies.start_up_warnings``)."""
+        old = origin_of_url(self.auth.public_url)
+        if old is not None and self.server.public_url is None:
+            self.server = self.server.model_copy(update={"public_url": old})
+        elif old is not None and old != self.server.public_url:
+            raise ValueError(
+                f"auth.public_url ({old}) and server.public_url ({self.server.public_url}) "
+                "differ: remove auth.public_url, server.public_url replaces it"
+            )
+        return self
 
     @classmethod
     def settings_customise_sources(

@@ -33,6 +33,8 @@ BAD: list[tuple[str, list[str], str]] = [
     ("users set-password", ["--email", "nobody@example.com"], "usage_error"),
     ("users end-sessions", ["--email", "nobody@example.com"], "user_not_found"),
     ("users invite", ["--email", "x"], "invalid_email"),
+    ("users reset-link", ["--email", "nobody@example.com"], "user_not_found"),
+    ("users link-sso", [], "usage_error"),
     ("orgs create", ["--name", "x", "--owner", "nobody@example.com"], "user_not_found"),
     ("orgs list", ["--no-such-option"], "usage_error"),
     ("orgs members", [], "usage_error"),

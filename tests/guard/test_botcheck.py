@@ -145,16 +145,25 @@ async def test_no_bot_check_refuses_non_loopback_clients() -> None:
     )
 
 
-def test_bot_check_required_behind_a_trusted_proxy_on_loopback(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "server",
+    [{"trusted_proxies": ["127.0.0.1"]}, {"public_url": "https://docs.example"}],
+)
+def test_bot_check_required_behind_a_proxy_on_loopback(
+    tmp_path: Path, server: dict[str, object]
+) -> None:
     site = SiteConfig(id="docs", roots=[RootConfig(path=tmp_path)])
-    proxied = Settings(
-        data_dir=tmp_path,
-        sites=[site],
-        server={"trusted_proxy_header": "x-forwarded-for"},
-        bot_check={"provider": "off"},
-    )
+    off = {"provider": "off"}
+    proxied = Settings(data_dir=tmp_path, sites=[site], server=server, bot_check=off)
     with pytest.raises(ConfigError, match="behind a proxy"):
         require_bot_check_for_public_binding(proxied, "127.0.0.1")
+    local = Settings(
+        data_dir=tmp_path,
+        sites=[site],
+        server={"public_url": "http://127.0.0.1:8000"},
+        bot_check=off,
+    )
+    require_bot_check_for_public_binding(local, "127.0.0.1")  # its own loopback address
 
 
 def test_explicit_opt_out_starts_and_warns_loudly(

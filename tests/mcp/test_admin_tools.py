@@ -25,6 +25,7 @@ from askdocs.auth.jwt import mint
 from askdocs.db.admin_models import ToolGrantRow
 from askdocs.db.models import MembershipRow
 from askdocs.mcp.auth import AuthContext
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.users.service import UserService
@@ -70,11 +71,14 @@ class Rig:
     def client(
         self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
     ) -> Client:
-        approve = partial(mint_approval, self.harness.settings)  # the server's shared key
+        approve = partial(mint_approval, self.harness.settings, self.harness.keys)
         backend = RemoteBackend(
             "http://askdocs.test", timeout_seconds=15, transport=self.transport, approve=approve
         )
-        options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
+        docs = docs_operations(self.harness.settings)
+        options = ServerOptions(
+            operations=docs, timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth
+        )
         server = build_server(backend, options)
         if answers is None:
             return Client(server, mode=mode)  # type: ignore[arg-type]
@@ -133,6 +137,21 @@ async def test_declining_writes_nothing(rig: Rig) -> None:
             result = await client.call_tool("propose_write_page", PAGE)
         assert result.structured_content["status"] == "declined"
         assert not target.exists()
+
+
+async def test_the_apply_link_is_on_the_public_url(rig: Rig) -> None:
+    """Behind a proxy the API's own address is internal: people get ``server.public_url``."""
+    backend = RemoteBackend(
+        "http://askdocs.test",
+        timeout_seconds=15,
+        transport=rig.transport,
+        public_url="https://docs.example",
+    )
+    options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=owner(rig))
+    async with Client(build_server(backend, options)) as client:  # type: ignore[arg-type]
+        result = await client.call_tool("propose_write_page", PAGE)
+    out = result.structured_content
+    assert out["applyUrl"] == f"https://docs.example/proposals/{out['proposalId']}"
 
 
 async def test_a_client_without_elicitation_gets_a_link_to_apply_it(rig: Rig) -> None:

@@ -17,6 +17,7 @@ from askdocs.corpus.freshness import git_dir, head_commit, iso
 from askdocs.mcp.auth import AuthContext, stdio_auth
 from askdocs.mcp.backend import DocsBackend
 from askdocs.mcp.local import LocalBackend
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.server.app import create_app
@@ -61,7 +62,13 @@ def backend(request: pytest.FixtureRequest, settings: Settings, service: AskDocs
 async def session(factory: BackendFactory, auth: AuthContext | None) -> AsyncIterator[Client]:
     backend = factory()
     server = build_server(
-        backend, ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
+        backend,
+        ServerOptions(
+            operations=docs_operations(load_settings()),
+            timeout_seconds=BOUND,
+            ask_enabled=False,
+            fixed_auth=auth,
+        ),
     )
     await backend.start()
     try:

@@ -17,7 +17,9 @@ import pytest
 from askdocs.auth.approval import HEADER, mint_approval
 from askdocs.auth.jwt import mint
 from askdocs.errors import InvalidInput
+from askdocs.keys import KeyRing
 from askdocs.mcp import routes
+from askdocs.mcp.auth import database_opener
 from askdocs.mcp.routes import api_path
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
@@ -129,16 +131,18 @@ async def test_an_mcp_token_alone_cannot_apply_a_change(rig: Rig) -> None:
 async def test_an_approval_proof_must_be_the_servers_and_for_this_change(rig: Rig) -> None:
     http, mcp = rig.harness.client, _bearer(rig, mcp=True)
     settings, user_id = rig.harness.settings, rig.people["owner"][0].id
+    keys = rig.harness.app.keys
     token = (await http.post(WRITE, json=PAGE, headers=mcp)).json()["confirmationToken"]
     other_key = Settings.model_validate(
         {"data_dir": settings.data_dir, "auth": {"jwt_signing_key": "x" * 48}}
     )
+    other_ring = KeyRing(other_key, database_opener(other_key))  # configured: never opened
     member_id = rig.people["member"][0].id
     forged = {
-        "another key": mint_approval(other_key, user_id, token),
-        "another change": mint_approval(settings, user_id, token + "x"),
-        "another user": mint_approval(settings, member_id, token),
-        "a bearer token": mint(settings, user_id),
+        "another key": mint_approval(other_key, other_ring, user_id, token),
+        "another change": mint_approval(settings, keys, user_id, token + "x"),
+        "another user": mint_approval(settings, keys, member_id, token),
+        "a bearer token": mint(settings, user_id, keys=keys),
         "garbage": "a.b.c",
     }
     for name, proof in forged.items():
@@ -147,7 +151,7 @@ async def test_an_approval_proof_must_be_the_servers_and_for_this_change(rig: Ri
         )
         assert (sent.status_code, _code(sent.json())) == (403, "approval_invalid"), name
     assert not (rig.sites_dir / "alpha" / "guide" / "mcp.md").exists()
-    good = {**mcp, HEADER: mint_approval(settings, user_id, token)}
+    good = {**mcp, HEADER: mint_approval(settings, keys, user_id, token)}
     applied = await http.post(APPLY, json={**PAGE, "confirmationToken": token}, headers=good)
     assert applied.status_code == 200, applied.text
 

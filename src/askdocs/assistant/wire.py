@@ -9,7 +9,13 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from askdocs.admin.proposal_wire import ProposalOut
-from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
+from askdocs.assistant.types import (
+    MessageRecord,
+    PageContext,
+    ReplyState,
+    ThreadDetail,
+    ThreadSummary,
+)
 from askdocs.guard.validation import CleanText, NonBlankText
 from askdocs.settings import AssistantSettings
 from askdocs.wire import Wire
@@ -124,9 +130,11 @@ class ThreadOut(Wire):
     archived: bool
     awaiting_reply: bool = False
     reply_in_progress: bool = False
+    reply_interrupted: bool = False  # the turn answering the last message lost its server
 
     @classmethod
-    def of(cls, summary: ThreadSummary, *, in_progress: bool) -> ThreadOut:
+    def of(cls, summary: ThreadSummary, *, state: ReplyState) -> ThreadOut:
+        """``state``: ``turnlog.reply_state`` of the summary (running, interrupted, idle)."""
         return cls(
             id=summary.id,
             site_id=summary.site_id,
@@ -134,8 +142,9 @@ class ThreadOut(Wire):
             created_at=summary.created_at,
             updated_at=summary.updated_at,
             archived=summary.archived,
-            awaiting_reply=summary.last_role == "user" and not in_progress,
-            reply_in_progress=in_progress,
+            awaiting_reply=summary.last_role == "user" and state != "running",
+            reply_in_progress=state == "running",
+            reply_interrupted=state == "interrupted",
         )
 
 
@@ -149,8 +158,8 @@ class ThreadDetailOut(ThreadOut):
 
     @classmethod
     def of_detail(
-        cls, detail: ThreadDetail, *, in_progress: bool, proposals: list[ProposalOut]
+        cls, detail: ThreadDetail, *, state: ReplyState, proposals: list[ProposalOut]
     ) -> ThreadDetailOut:
-        summary = ThreadOut.of(detail.summary, in_progress=in_progress)
+        summary = ThreadOut.of(detail.summary, state=state)
         messages = [MessageOut.of(m) for m in detail.messages]
         return cls(**summary.model_dump(), messages=messages, proposals=proposals)

@@ -16,18 +16,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+from collections.abc import Iterable
 
 import jwt as pyjwt
 
-from askdocs.auth.keys import signing_key
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden
+from askdocs.keys import KeyRing
 from askdocs.settings import Settings
 
 ALGORITHM = "HS256"
 HEADER = "X-Askdocs-Approval"
 TTL_SECONDS = 120
-_KEY_LABEL = b"askdocs approval proof v1"
+PURPOSE = "askdocs approval proof v1"  # the derived key's purpose (KeyRing.derived)
 _REQUIRED = ("sub", "cth", "iat", "exp", "iss", "aud")
 
 
@@ -39,7 +40,7 @@ def token_hash(confirmation_token: str) -> str:
     return hashlib.sha256(confirmation_token.encode()).hexdigest()
 
 
-def mint_approval(settings: Settings, user_id: str, confirmation_token: str) -> str:
+def mint_approval(settings: Settings, keys: KeyRing, user_id: str, confirmation_token: str) -> str:
     """The proof that ``user_id`` accepted the change ``confirmation_token`` stands for."""
     now = int(time.time())
     claims = {
@@ -50,11 +51,15 @@ def mint_approval(settings: Settings, user_id: str, confirmation_token: str) -> 
         "iss": settings.auth.jwt_issuer,
         "aud": approval_audience(settings),
     }
-    return pyjwt.encode(claims, _key(settings), algorithm=ALGORITHM)
+    return pyjwt.encode(claims, keys.derived(PURPOSE), algorithm=ALGORITHM)
 
 
 def check_approval(
-    settings: Settings, user_id: str, confirmation_token: object, proof: str | None
+    settings: Settings,
+    keys: KeyRing,
+    user_id: str,
+    confirmation_token: object,
+    proof: str | None,
 ) -> None:
     """Raise ``Forbidden`` unless ``proof`` approves ``confirmation_token`` for ``user_id``."""
     if not proof:
@@ -63,32 +68,33 @@ def check_approval(
             "server's elicitation); apply it on the askdocs web page instead",
             code=ErrorCode.APPROVAL_REQUIRED,
         )
-    claims = _decoded(settings, proof)
+    claims = _decoded(settings, keys.derived_all(PURPOSE), proof)
     token = confirmation_token if isinstance(confirmation_token, str) else ""
     same_hash = hmac.compare_digest(str(claims.get("cth", "")), token_hash(token))
     if claims.get("sub") != user_id or not same_hash:
         raise _invalid()
 
 
-def _decoded(settings: Settings, proof: str) -> dict[str, object]:
-    try:
-        data: dict[str, object] = pyjwt.decode(
-            proof,
-            _key(settings),
-            algorithms=[ALGORITHM],
-            audience=approval_audience(settings),
-            issuer=settings.auth.jwt_issuer,
-            options={"require": list(_REQUIRED)},
-        )
-    except pyjwt.PyJWTError:
-        raise _invalid() from None
-    return data
+def _decoded(settings: Settings, keys: Iterable[bytes], proof: str) -> dict[str, object]:
+    """The proof's claims, checked with the key of each verifying ``jwt`` version (a proof
+    minted just before a rotation still verifies)."""
+    for key in keys:
+        try:
+            data: dict[str, object] = pyjwt.decode(
+                proof,
+                key,
+                algorithms=[ALGORITHM],
+                audience=approval_audience(settings),
+                issuer=settings.auth.jwt_issuer,
+                options={"require": list(_REQUIRED)},
+            )
+        except pyjwt.InvalidSignatureError:
+            continue
+        except pyjwt.PyJWTError:
+            raise _invalid() from None
+        return data
+    raise _invalid()
 
 
 def _invalid() -> Forbidden:
     return Forbidden("the approval proof is invalid or expired", code=ErrorCode.APPROVAL_INVALID)
-
-
-def _key(settings: Settings) -> bytes:
-    """A key of its own, derived from the signing key: a proof is never a bearer token."""
-    return hmac.new(signing_key(settings).encode(), _KEY_LABEL, hashlib.sha256).digest()

@@ -62,6 +62,7 @@ def serve(
     import uvicorn
 
     from askdocs.cli.folders import served_folders
+    from askdocs.guard.proxies import start_up_warnings
     from askdocs.server.app import create_app
     from askdocs.sites.registry import register_site
 
@@ -69,6 +70,8 @@ def serve(
         register_site(settings.data_dir, site)
         click.echo(f"askdocs: site {site.id!r} is {site.roots[0].path}")
     app = create_app(settings)
+    for note in start_up_warnings(settings):
+        click.echo(f"askdocs: warning: {note}", err=True)
     click.echo(
         f"askdocs: serving on http://{_url_host(settings.server.host)}:{sock.getsockname()[1]}"
     )

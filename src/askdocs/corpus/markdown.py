@@ -135,7 +135,10 @@ def slugify(text: str) -> str:
 # (``tests/corpus/test_reserved_ids.py`` checks this list against the static files).
 RESERVED_IDS = frozenset(
     (
+        "account-button",
+        "account-menu",
         "account-root",
+        "account-slot",
         "account-who",
         "admin",
         "admin-org",
@@ -165,8 +168,10 @@ RESERVED_IDS = frozenset(
         "grant-editor",
         "grant-review",
         "invite-accept",
+        "invite-copy",
         "invite-form",
         "invite-role",
+        "invite-sign-in",
         "invite-title",
         "locale-select",
         "nav-scrim",
@@ -180,6 +185,9 @@ RESERVED_IDS = frozenset(
         "report-body",
         "report-since",
         "report-summary",
+        "reset-error",
+        "reset-submit",
+        "reset-title",
         "search",
         "search-input",
         "search-panel",
@@ -198,6 +206,7 @@ RESERVED_IDS = frozenset(
         "threads",
         "threads-toggle",
         "toc",
+        "unavailable",
         "users-panel",
     )
 )

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
@@ -122,6 +122,11 @@ class Database:
         budget = deadline.budget(self.options.timeout_seconds)
         with _unavailable_as_503(self.gate), budget, factory.begin() as session:
             yield session
+
+    def ping(self) -> None:
+        """One ``SELECT 1`` within the usual bounds (503 ``database_unavailable`` otherwise)."""
+        with self.session() as session:
+            session.execute(text("SELECT 1"))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -13,11 +13,12 @@ import ipaddress
 import logging
 from collections.abc import Collection
 from typing import Any, Literal, Protocol
+from urllib.parse import urlsplit
 
-from askdocs.auth.keys import derived_key
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
-from askdocs.guard.limits import RateLimitStore
+from askdocs.guard.limits import RateLimitStore, guard_seconds
+from askdocs.keys import KeyRing
 from askdocs.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ class BotCheck(Protocol):
 
 class NoBotCheck:
     """Accepts requests from loopback clients; a request from any other client (directly,
-    or named by the trusted proxy header) is ``403 bot_check_required``, unless the
+    or named by a trusted proxy) is ``403 bot_check_required``, unless the
     operator opted out with ``bot_check.allow_public_ask_without_bot_check``."""
 
     name = "off"
@@ -110,50 +111,58 @@ def chosen_provider(settings: Settings, host: str | None = None) -> Provider:
 
 
 def beyond_loopback(settings: Settings, host: str) -> bool:
-    return settings.server.trusted_proxy_header is not None or not is_loopback(host)
+    return behind_a_proxy(settings) or not is_loopback(host)
 
 
-def create_bot_check(settings: Settings, store: RateLimitStore) -> BotCheck:
+def create_bot_check(
+    settings: Settings, store: RateLimitStore, keys: KeyRing | None = None
+) -> BotCheck:
     """The bot check in force (``chosen_provider``); ALTCHA remembers used solutions in
-    ``store``, the limits store every replica shares."""
+    ``store``, the limits store every replica shares, and signs with keys derived from the
+    install's ``jwt`` key in ``keys`` (read when the first challenge is made)."""
     bot = settings.bot_check
     provider = chosen_provider(settings)
     if provider == "off":
         return NoBotCheck(allow_remote=bot.allow_public_ask_without_bot_check)
     if provider == "altcha":
-        return _altcha(settings, store)
+        if keys is None:
+            raise ConfigError("the ALTCHA bot check signs with the install's keys: pass them")
+        return _altcha(settings, store, keys)
     if bot.secret is None or not bot.secret.get_secret_value():
         raise ConfigError("bot_check.provider is 'turnstile' but bot_check.secret is not set")
     return TurnstileCheck(bot.secret.get_secret_value(), bot.verify_url, bot.timeout_seconds)
 
 
-def _altcha(settings: Settings, store: RateLimitStore) -> BotCheck:
+def _altcha(settings: Settings, store: RateLimitStore, ring: KeyRing) -> BotCheck:
     from askdocs.guard.altcha import AltchaCheck, AltchaKeys, AltchaPolicy  # altcha: on use
 
     bot = settings.bot_check
-    keys = AltchaKeys(
-        derived_key(settings, "askdocs altcha challenge"),
-        derived_key(settings, "askdocs altcha solution"),
-    )
+
+    def keys() -> AltchaKeys:
+        return AltchaKeys(
+            ring.derived("askdocs altcha challenge"), ring.derived("askdocs altcha solution")
+        )
+
     policy = AltchaPolicy(
         bot.altcha_cost,
         bot.altcha_max_number,
         bot.altcha_expire_seconds,
-        settings.ask.limits_timeout_seconds,
+        guard_seconds(settings.ask.limits_timeout_seconds),
     )
     return AltchaCheck(keys, policy, store)
 
 
 def require_bot_check_for_public_binding(settings: Settings, host: str) -> None:
     """Refuse to serve Ask AI to non-loopback clients without a bot check: on a
-    non-loopback address, or behind a proxy (``server.trusted_proxy_header`` set). The
-    explicit opt-out starts anyway and says so loudly in the log."""
+    non-loopback address, or behind a proxy (``server.trusted_proxies`` or a
+    ``server.public_url`` on another host). The explicit opt-out starts anyway and says so
+    loudly in the log."""
     if chosen_provider(settings, host) != "off":
         return
     asking = [s.id for s in settings.sites if s.ask_enabled and s.public and s.live]
     if settings.sites and not asking:
         return
-    proxied = settings.server.trusted_proxy_header is not None
+    proxied = behind_a_proxy(settings)
     if is_loopback(host) and not proxied:
         return
     where = "behind a proxy" if proxied else f"on {host}"
@@ -172,6 +181,12 @@ def require_bot_check_for_public_binding(settings: Settings, host: str) -> None:
         "off for every site (ask_enabled = false), or, knowingly, set "
         "ASKDOCS_BOT_CHECK__ALLOW_PUBLIC_ASK_WITHOUT_BOT_CHECK=true."
     )
+
+
+def behind_a_proxy(settings: Settings) -> bool:
+    """Trusted proxies are named, or the public address is not this machine's loopback."""
+    public = urlsplit(settings.server.public_url or "").hostname
+    return bool(settings.server.trusted_proxies) or (public is not None and not is_loopback(public))
 
 
 def is_loopback(host: str) -> bool:

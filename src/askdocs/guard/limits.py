@@ -20,6 +20,7 @@ from typing import Protocol
 from askdocs.error_codes import ErrorCode
 
 MINUTE = 60
+GUARD_FACTOR = 10  # a check altogether: 5 s at the default 0.5 s timeout
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,19 @@ class RateLimitStore(Protocol):
         """The counters' current values (fixed windows), counting nothing."""
         ...
 
+    async def ping(self) -> None:
+        """Return when the store answers; raise when it does not (readiness)."""
+        ...
+
     async def close(self) -> None: ...
+
+
+def guard_seconds(limits_timeout_seconds: float) -> float:
+    """The bound on one check altogether, awaited on the event loop. A store keeps
+    ``ask.limits_timeout_seconds`` itself where it waits (Redis's socket, SQLite's busy
+    timeout), so a loaded event loop never counts against it; this only ends a check of a
+    store that neither answers nor fails."""
+    return GUARD_FACTOR * limits_timeout_seconds
 
 
 def burst_counter(visitor: str, limit: int, now: int) -> Counter:

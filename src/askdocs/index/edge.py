@@ -57,6 +57,7 @@ from askdocs.index.files import (
 from askdocs.index.naming import PREFIX
 from askdocs.index.ownership import is_askdocs_name
 from askdocs.index.types import QueryFilter
+from askdocs.settings import Quantization
 
 POINTER_PREFIX = "CURRENT-"
 _TRASH = ".trash-"
@@ -87,8 +88,9 @@ class _Handle:
 class EdgeBackend:
     """Qdrant Edge shards in ``root`` (``<data_dir>/index``)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, quantization: Quantization = "int8") -> None:
         self.root = root
+        self.quantization: Quantization = quantization  # of the collections it writes
         self._collections = root / "collections"
         try:
             self._collections.mkdir(parents=True, exist_ok=True)
@@ -148,7 +150,9 @@ class EdgeBackend:
         folder = self._fresh_folder(name)
         (folder / "shard").mkdir()
         with _engine(name, "create"):
-            shard = qe.EdgeShard.create(str(folder / "shard"), conv.config(dimension))
+            shard = qe.EdgeShard.create(
+                str(folder / "shard"), conv.config(dimension, self.quantization)
+            )
             for operation in conv.payload_indexes():
                 shard.update(operation)
         with self._lock:
@@ -163,7 +167,9 @@ class EdgeBackend:
         _io(lambda: copy_tree(self._collections / source / "shard", folder / "shard",
                               skip=_NOT_COPIED), f"copy {source}")  # fmt: skip
         with _engine(name, "open the copy of"):
-            shard = qe.EdgeShard.load(str(folder / "shard"), conv.config(dimension))
+            shard = qe.EdgeShard.load(
+                str(folder / "shard"), conv.config(dimension, self.quantization)
+            )
             for operation in conv.payload_indexes():  # a copy of an older shard gains new ones
                 shard.update(operation)
         with self._lock:

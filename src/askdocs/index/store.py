@@ -22,6 +22,7 @@ from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, 
 from askdocs.index.edge import EdgeBackend
 from askdocs.index.naming import ModelSpec, point_id
 from askdocs.index.payload import chunk_from_payload
+from askdocs.index.shared import Coordination
 from askdocs.index.types import (
     CollectionInfo,
     HybridParams,
@@ -266,16 +267,19 @@ def holds_any(known: TermIds, term: SparseVector) -> bool:
     return bool(np.any(known[found[inside]] == wanted[inside]))
 
 
-def open_store(settings: Settings, *, read_only: bool = False) -> IndexStore:
-    """The configured store: a Qdrant server when ``index.qdrant_url`` is set, else Qdrant
-    Edge shards under ``<data_dir>/index``."""
+def open_store(
+    settings: Settings, *, read_only: bool = False, coordination: Coordination | None = None
+) -> IndexStore:
+    """The configured store: a Qdrant server when ``index.qdrant_url`` is set (shared by the
+    install's replicas through ``coordination``, see ``index.shared``), else Qdrant Edge
+    shards under ``<data_dir>/index`` (each process's own)."""
     root = Path(settings.data_dir) / "index"
     if settings.index.qdrant_url:
         from askdocs.index.server import QdrantBackend  # optional path, imported on use
 
-        backend: Backend = QdrantBackend.connect(settings.index, root)
+        backend: Backend = QdrantBackend.connect(settings.index, root, coordination)
     else:
-        backend = EdgeBackend(root)
+        backend = EdgeBackend(root, settings.index.quantization)
     return IndexStore(backend, read_only=read_only, resume_dir=root)
 
 

@@ -43,7 +43,8 @@ Approver = Callable[[str, str], str]  # (user id, confirmation token) -> approva
 
 
 class RemoteBackend:
-    """Tools over the askdocs HTTP API at ``base_url``."""
+    """Tools over the askdocs HTTP API at ``base_url``; links for people (``applyUrl``) on
+    ``public_url`` (``server.public_url``) when set, else on ``base_url``."""
 
     def __init__(
         self,
@@ -52,8 +53,10 @@ class RemoteBackend:
         timeout_seconds: float,
         transport: httpx.AsyncBaseTransport | None = None,
         approve: Approver | None = None,
+        public_url: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.public_url = (public_url or base_url).rstrip("/")
         self.approve = approve
         timeout = httpx.Timeout(timeout_seconds, connect=min(CONNECT_SECONDS, timeout_seconds))
         self._client = httpx.AsyncClient(
@@ -151,14 +154,14 @@ class RemoteBackend:
         self, call: Call, slug: str, body: Mapping[str, Any]
     ) -> dict[str, Any]:
         """Propose and store a change for the caller to apply on the web (``applyUrl`` made
-        absolute against this API's address)."""
+        absolute against the public address)."""
         sent = {"operation": slug, "arguments": dict(body)}
         data = await self._request(call, "POST", api_path(routes.STORE_PROPOSAL), json=sent)
         if not isinstance(data, dict) or not isinstance(data.get("applyUrl"), str):
             raise ServiceUnavailable(
                 "the askdocs API sent an unexpected answer", code=ErrorCode.API_BAD_RESPONSE
             )
-        return {**data, "applyUrl": self.base_url + data["applyUrl"]}
+        return {**data, "applyUrl": self.public_url + data["applyUrl"]}
 
     async def _request(self, call: Call, method: str, path: str, **kwargs: Any) -> object:
         response = await self._send(call, method, path, **kwargs)

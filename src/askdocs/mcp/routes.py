@@ -33,6 +33,8 @@ PROPOSE = "/api/v1/admin/proposals/{operation}"
 APPLY = "/api/v1/admin/apply/{operation}"
 REINDEX = "/api/v1/admin/sites/{siteId}/reindex"
 RUNS = "/api/v1/admin/runs"
+READ = "/api/v1/admin/reads/{operation}"
+ACTION = "/api/v1/admin/actions/{operation}"
 STORE_PROPOSAL = "/api/v1/proposals"
 
 SITE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")

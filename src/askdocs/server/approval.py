@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from askdocs.auth.approval import HEADER, check_approval
+from askdocs.keys import KeyRing
 from askdocs.server.deps import AppDep
 from askdocs.server.signin import Caller
 from askdocs.settings import Settings
@@ -23,17 +24,20 @@ from askdocs.users.types import Principal
 @dataclass(frozen=True)
 class ApprovalGate:
     settings: Settings
+    keys: KeyRing
     caller: Principal
     proof: str | None
 
     def require(self, confirmation_token: object) -> None:
         """Raise ``Forbidden`` when this caller needs a proof and has none for the token."""
         if self.caller.mcp:
-            check_approval(self.settings, self.caller.user_id, confirmation_token, self.proof)
+            check_approval(
+                self.settings, self.keys, self.caller.user_id, confirmation_token, self.proof
+            )
 
 
 async def get_approval(request: Request, app: AppDep, caller: Caller) -> ApprovalGate:
-    return ApprovalGate(app.settings, caller, request.headers.get(HEADER))
+    return ApprovalGate(app.settings, app.keys, caller, request.headers.get(HEADER))
 
 
 Approval = Annotated[ApprovalGate, Depends(get_approval)]

@@ -7,7 +7,9 @@ each status listed in its description. The codes come from the registry's parts
 (``askdocs.error_codes.PARTS``): "parameters" and "body" by the operation's shape, the rest
 by the route's dependencies (``DEPENDENCY_PARTS``; a dependency with a part is not walked
 further, its part covers what it calls), plus the codes a route raises itself, named in
-``openapi_extra={ERRORS_KEY: [...]}``.
+``openapi_extra={ERRORS_KEY: [...]}``. A route may also give its request body's schema
+whole (``openapi_extra={BODY_KEY: schema}``: the admin operations' own schemas, the one
+every surface publishes), which replaces the one FastAPI derived.
 
 A parameter whose allowed values come from the settings (the reader's locales) is declared
 with ``settings_values(name, required=...)``; the document lists the configured values as
@@ -32,6 +34,7 @@ from askdocs.settings import Settings
 
 ERROR_REF = "#/components/schemas/ErrorBody"
 ERRORS_KEY = "x-askdocs-errors"  # a route's own codes (taken out of the published schema)
+BODY_KEY = "x-askdocs-body"  # a route's request body schema, whole (taken out likewise)
 VALUES_KEY = "x-askdocs-values"  # a parameter's values come from the settings (see below)
 REQUIRED_KEY = "x-askdocs-required"
 SETTING_VALUES: dict[str, Callable[[Settings], list[str]]] = {
@@ -91,12 +94,20 @@ def with_error_responses(schema: dict[str, Any], routes: list[Any]) -> dict[str,
         for method in route.methods or ():
             operation = operations.get(method.lower())
             if operation is not None:
+                _own_body(operation)
                 own = [c for c in operation.pop(ERRORS_KEY, []) if c in BY_CODE]
                 _declare(operation, [*route_codes(route, method, operation), *own])
     for name in ("HTTPValidationError", "ValidationError"):
         if name not in _refs(schema.get("paths", {})):
             components.pop(name, None)
     return schema
+
+
+def _own_body(operation: dict[str, Any]) -> None:
+    body = operation.pop(BODY_KEY, None)
+    if body is not None:
+        content = {"application/json": {"schema": body}}
+        operation["requestBody"] = {"required": True, "content": content}
 
 
 def route_codes(route: APIRoute, method: str, operation: dict[str, Any]) -> list[str]:
@@ -136,6 +147,8 @@ def _declare(operation: dict[str, Any], codes: list[str]) -> None:
     for code in codes:
         by_status.setdefault(BY_CODE[code].status, []).append(code)
     for status in sorted(by_status):
+        if str(status) in responses:
+            continue  # declared with its own body (``/readyz``'s 503): that is what it sends
         listed = "; ".join(f"`{code}`: {BY_CODE[code].meaning}" for code in by_status[status])
         own = responses.get(str(status))
         responses[str(status)] = _with_error_body(own, listed)

@@ -6,7 +6,7 @@ names is read from it attribute by attribute (``Out.of``), nested values include
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -127,14 +127,23 @@ class SiteStatusOut(Out):
     bad_files: list[BadFileOut] = []
     search: str = "none"  # what a search reads now: none, keyword or hybrid
     indexing: IndexingOut | None = None  # while its sections are embedded
+    holds_readiness: bool = True  # False: an organisation's site, never the service's state
 
     @classmethod
     def of_site(cls, status: SiteIndexStatus, state: IndexState) -> SiteStatusOut:
         return cls.of(status).model_copy(update={"indexing": IndexingOut.of(state)})
 
 
+class ReadyChecks(BaseModel):
+    """The service's own dependencies, each ``ok`` or ``unavailable``."""
+
+    database: Literal["ok", "unavailable"]
+    limits: Literal["ok", "unavailable"]
+
+
 class ReadyResponse(BaseModel):
     ready: bool
+    checks: ReadyChecks
     sites: list[SiteStatusOut]
     model_loading: bool = False  # the embedding model is still loading after start
 

@@ -16,8 +16,8 @@ from fastapi.responses import HTMLResponse
 
 from askdocs.auth.redirects import safe_next
 from askdocs.server.deps import app_of
+from askdocs.server.origin import request_origin
 from askdocs.server.routes.web import page_headers, render
-from askdocs.server.signin import request_origin
 
 router = APIRouter(include_in_schema=False)
 TITLES = {"sign-in": "Sign in", "invite": "Invitation", "reset": "New password", "admin": "Admin"}

@@ -19,7 +19,8 @@ from fastapi import APIRouter, Request, Response
 from askdocs.admin.authority import refusal
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
-from askdocs.server.signin import AccountsDep, Caller, request_origin
+from askdocs.server.origin import public_origin
+from askdocs.server.signin import AccountsDep, Caller
 from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import OrgDirectory
 from askdocs.users.ownership import owns_configured_sites
@@ -128,7 +129,7 @@ def _invite(request: Request, accounts: Accounts, caller: Principal, wanted: Wan
         platform_admin=wanted.platform_admin,
         created_by=caller.user_id,
     )
-    base = accounts.settings.auth.public_url or request_origin(request)
+    base = public_origin(request)
     link, expires = new.link(base), new.invitation.expires_at
     return InviteOut(link=link, email=new.invitation.email, expires_at=expires)
 
@@ -187,7 +188,7 @@ async def reset_link(
     """A platform admin makes a one-time password-reset link for an account."""
     _platform(caller)
     new = await anyio.to_thread.run_sync(accounts.reset_link, user_id[:64], caller.user_id)
-    base = accounts.settings.auth.public_url or request_origin(request)
+    base = public_origin(request)
     link, expires = new.link(base), new.invitation.expires_at
     return InviteOut(link=link, email=new.invitation.email, expires_at=expires)
 
