@@ -404,6 +404,8 @@ class ReaderSettings(Section):
     render_workers: int = Field(default=2, ge=1, le=16)  # render worker processes
     max_html_bytes: int = Field(default=2 * 1024 * 1024, ge=64 * 1024)
     html_amplification: int = Field(default=10, ge=2)  # HTML <= N x Markdown (64 KiB min)
+    read_budget_seconds: float = Field(default=10.0, gt=0)  # one whole read, wall clock
+    read_budget_cpu_seconds: float = Field(default=10.0, gt=0)  # parsing a read starts
 
 
 class Settings(BaseSettings):

@@ -13,6 +13,10 @@ from typing import Self
 from pydantic import BaseModel, ConfigDict, JsonValue
 from pydantic.alias_generators import to_camel
 
+# The characters ``str.split()`` and ``str.strip()`` take for whitespace, as a regex
+# character-class body Python, ECMA and Rust share (``\xHH``, ``\uHHHH``): how
+# ``/openapi.json`` writes "blank" and "trimmed" for the server's own rules.
+BLANK_CHARS = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 JsonDict = dict[str, JsonValue]
 
 

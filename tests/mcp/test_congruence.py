@@ -79,7 +79,7 @@ async def session(factory: BackendFactory, auth: AuthContext | None) -> AsyncIte
 
 
 def call(factory: BackendFactory, settings: Settings, tool: str, arguments: dict[str, Any]) -> Any:
-    auth = stdio_auth(settings, mint(settings, "user-1"))
+    auth = stdio_auth(settings, mint(settings, "user-1", mcp=True))
 
     async def run() -> Any:
         async with session(factory, auth) as client:
@@ -153,7 +153,7 @@ def test_server_mode_forwards_the_callers_token_unchanged(
         seen.append(headers.get(b"authorization", b"").decode() or None)
         await app(scope, receive, send)
 
-    token = mint(settings, "user-7", org="org-2", org_role="member")
+    token = mint(settings, "user-7", org="org-2", org_role="member", mcp=True)
 
     def factory() -> DocsBackend:
         transport = httpx.ASGITransport(app=recording)

@@ -16,8 +16,11 @@ from askdocs.assistant.types import (
     ThreadDetail,
     ThreadSummary,
 )
-from askdocs.guard.validation import CleanText
+from askdocs.guard.validation import CleanText, NonBlankText
+from askdocs.settings import AssistantSettings
 from askdocs.wire import Wire
+
+MAX_MESSAGE_CHARS = AssistantSettings().max_message_chars  # documented: the default
 
 _HINT_DROP = re.compile(r"[\x00-\x1f\x7f-\x9f<>\[\]{}]")
 
@@ -54,7 +57,8 @@ class ChatIn(Wire):
     message's text parts, which must be a user message)."""
 
     thread_id: CleanText = Field(max_length=64)
-    message: CleanText
+    # the route refuses a blank or too long message with its own code; documented here
+    message: NonBlankText = Field(json_schema_extra={"maxLength": MAX_MESSAGE_CHARS})
     site_id: CleanText | None = Field(default=None, max_length=64)
     page_context: PageContextIn | None = None
 
@@ -92,11 +96,11 @@ def last_user_text(messages: Any) -> str:
 
 class ThreadCreateIn(Wire):
     site_id: CleanText | None = Field(default=None, max_length=64)
-    title: CleanText | None = Field(default=None, max_length=200)
+    title: NonBlankText | None = Field(default=None, max_length=200)  # blank: 400 empty_title
 
 
 class ThreadPatchIn(Wire):
-    title: CleanText | None = Field(default=None, max_length=200)
+    title: NonBlankText | None = Field(default=None, max_length=200)
     archived: bool | None = None
 
 

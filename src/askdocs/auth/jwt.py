@@ -6,6 +6,11 @@ caller; a token alone never grants it. ``tokenVersion`` (absent: 0) is the accou
 version when the token was minted; the caller compares it with the account's now
 (``users.principal.resolve``).
 
+An *MCP token* (``mint(..., mcp=True)``, ``askdocs token create --mcp``) is issued for the
+MCP server as well: its ``aud`` holds the API's audience and ``<audience>/mcp``. The MCP
+server accepts only those, and the API lets such a token apply a change only with the
+person's approval proof (``askdocs.auth.approval``): it is the token a model's host holds.
+
 The key is the install's ``jwt`` key (``askdocs.keys``): a token signed with a stored key
 names its version in the ``kid`` header, so after a rotation a token verifies with exactly
 the key that signed it while that key is within its grace period. Callers that hold the
@@ -45,6 +50,12 @@ class Claims:
     issued_at: int
     expires_at: int
     token_version: int = 0
+    mcp: bool = False  # issued for the MCP server too (its ``aud`` holds the MCP audience)
+
+
+def mcp_audience(settings: Settings) -> str:
+    """The audience that marks a token as issued for the MCP server."""
+    return f"{settings.auth.jwt_audience}/mcp"
 
 
 def mint(
@@ -57,16 +68,18 @@ def mint(
     platform_admin: bool = False,
     now: int | None = None,
     token_version: int = 0,
+    mcp: bool = False,
     keys: KeyRing | None = None,
 ) -> str:
     issued = int(time.time()) if now is None else now
     ttl = ttl_seconds or settings.auth.default_token_ttl_seconds
+    audience = settings.auth.jwt_audience
     claims: dict[str, object] = {
         "sub": sub,
         "iat": issued,
         "exp": issued + ttl,
         "iss": settings.auth.jwt_issuer,
-        "aud": settings.auth.jwt_audience,
+        "aud": [audience, mcp_audience(settings)] if mcp else audience,
         "platformAdmin": platform_admin,
         "tokenVersion": token_version,
     }
@@ -79,15 +92,18 @@ def mint(
     return pyjwt.encode(claims, key.secret, algorithm=ALGORITHM, headers=headers)
 
 
-def verify(token: str, settings: Settings, keys: KeyRing | None = None) -> Claims:
-    """Verify signature, algorithm, issuer, audience and expiry; raise AuthError otherwise."""
+def verify(
+    token: str, settings: Settings, keys: KeyRing | None = None, *, audience: str | None = None
+) -> Claims:
+    """Verify signature, algorithm, issuer, audience (the API's, or ``audience``) and
+    expiry; raise AuthError otherwise."""
     if not token:
         raise AuthError("missing bearer token")
     with _ring(settings, keys) as ring:
         candidates = _candidates(ring, token)
     for key in candidates:
         try:
-            return _claims(_decode(token, key, settings))
+            return _claims(_decode(token, key, settings, audience), mcp_audience(settings))
         except pyjwt.InvalidSignatureError:
             continue
         except pyjwt.ExpiredSignatureError as exc:
@@ -97,12 +113,12 @@ def verify(token: str, settings: Settings, keys: KeyRing | None = None) -> Claim
     raise AuthError("invalid token: signature verification failed", code=ErrorCode.INVALID_TOKEN)
 
 
-def _decode(token: str, key: Key, settings: Settings) -> dict[str, object]:
+def _decode(token: str, key: Key, settings: Settings, audience: str | None) -> dict[str, object]:
     data: dict[str, object] = pyjwt.decode(
         token,
         key.secret,
         algorithms=[ALGORITHM],
-        audience=settings.auth.jwt_audience,
+        audience=audience or settings.auth.jwt_audience,
         issuer=settings.auth.jwt_issuer,
         options={"require": list(REQUIRED_CLAIMS)},
     )
@@ -134,7 +150,7 @@ def _ring(settings: Settings, keys: KeyRing | None) -> Iterator[KeyRing]:
         yield opened
 
 
-def _claims(data: dict[str, object]) -> Claims:
+def _claims(data: dict[str, object], mcp_aud: str) -> Claims:
     sub = data.get("sub")
     if not isinstance(sub, str) or not sub:
         raise AuthError(
@@ -150,7 +166,12 @@ def _claims(data: dict[str, object]) -> Claims:
         issued_at=_numeric_date(data, "iat"),
         expires_at=_numeric_date(data, "exp"),
         token_version=_version(data),
+        mcp=_holds(data.get("aud"), mcp_aud),
     )
+
+
+def _holds(audience: object, wanted: str) -> bool:
+    return audience == wanted or (isinstance(audience, list) and wanted in audience)
 
 
 def _version(data: dict[str, object]) -> int:

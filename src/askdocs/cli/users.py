@@ -164,9 +164,15 @@ def token() -> None:
 @click.option("--email", required=True, help="The user the token is for.")
 @click.option("--ttl", type=click.IntRange(min=60), default=None, help="Lifetime in seconds.")
 @click.option("--org", default=None, help="Organisation id the token is scoped to.")
+@click.option(
+    "--mcp",
+    is_flag=True,
+    help="For an MCP client (server mode): applies a change only with the person's approval.",
+)
 @click.pass_obj
-def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) -> None:
-    """Mint an HS256 bearer token; prints the token as the last line."""
+def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None, mcp: bool) -> None:
+    """Mint an HS256 bearer token; prints the token as the last line. Give an MCP client
+    (and so a model's host) only a token made with --mcp."""
     with accounts_of(obj) as accounts:
         service: UserService = accounts.users
         user = service.by_email(email)
@@ -179,6 +185,7 @@ def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) 
             org_role=role,
             platform_admin=user.platform_admin,
             token_version=user.token_version,
+            mcp=mcp,
             keys=accounts.keys,
         )
     lifetime = ttl or obj.settings.auth.default_token_ttl_seconds

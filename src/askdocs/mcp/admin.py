@@ -14,6 +14,11 @@ outcome (``applied``, ``declined``). A client without elicitation gets ``needs_a
 with the summary, the id of a stored proposal and ``applyUrl``: the web page where the
 person (signed in) applies or discards it; nothing is applied here. ``change`` is that one
 elicitation wrapper, shared by every proposal tool.
+
+The apply after an accepted elicitation carries an approval proof this server mints with
+the deployment's key (``askdocs.auth.approval``): the MCP token alone cannot apply, so the
+person's answer is what the API enforces, not just what this process asks. Every URL comes
+from ``routes.api_path`` (ids checked and quoted).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from askdocs.admin.results import Result
 from askdocs.admin.table import TABLE, Action, AnyOperation, Change, Read
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, InvalidInput, RateLimited
+from askdocs.mcp import routes
 from askdocs.mcp.backend import Call
 from askdocs.mcp.errors import describe
 from askdocs.wire import JsonDict
@@ -178,7 +184,7 @@ class AdminTools:
             raise ToolError(describe(exc)) from exc
 
     async def granted(self, call: Call) -> set[str]:
-        data = await self.remote.admin(call, "GET", "/grants/mine")
+        data = await self.remote.call_api(call, "GET", routes.GRANTS_MINE)
         return {str(tool) for tool in data.get("tools") or ()}
 
     async def change(
@@ -193,7 +199,9 @@ class AdminTools:
             return await self._decided(ctx, call, operation, slug, body)
         if not can_elicit(ctx):
             return await self._stored(call, operation, slug, body)
-        proposed = await self.remote.admin(call, "POST", f"/proposals/{slug}", body)
+        proposed = await self.remote.call_api(
+            call, "POST", routes.PROPOSE, ids={"operation": slug}, body=body
+        )
         proposal = Pending(
             caller=call.auth.sub if call.auth else "",
             operation=operation,
@@ -248,8 +256,7 @@ class AdminTools:
     ) -> ChangeOutput:
         if not approved:
             return proposal.output("declined", next="The person declined; nothing was changed.")
-        body = {**proposal.body, "confirmationToken": proposal.token}
-        applied = await self.remote.admin(call, "POST", f"/apply/{slug}", body)
+        applied = await self.remote.apply_approved(call, slug, proposal.body, proposal.token)
         return proposal.output("applied", result=applied)
 
     def proposer(self, op: Change[Any, Any]) -> Callable[..., Awaitable[Any]]:
@@ -265,11 +272,14 @@ class AdminTools:
 
     def single(self, op: Read[Any, Any] | Action[Any, Any]) -> Callable[..., Awaitable[Any]]:
         """The tool of a read or an action: one call of its REST operation."""
-        path = f"/{'reads' if isinstance(op, Read) else 'actions'}/{op.slug}"
+        route, ids = (
+            (routes.READ if isinstance(op, Read) else routes.ACTION),
+            {"operation": op.slug},
+        )
 
         async def run(arguments: Args, ctx: Context[Any, Any]) -> Result:
             call = self.make_call(ctx)
-            work = self.remote.admin(call, "POST", path, as_args(arguments))
+            work = self.remote.call_api(call, "POST", route, ids=ids, body=as_args(arguments))
             result: Result = op.result.model_validate(await self.guard(op.name, work))
             return result
 

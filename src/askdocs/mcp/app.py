@@ -6,6 +6,8 @@ Auth: stdio in local mode has none (the parent process owns the pipe); stdio in 
 verifies ``ASKDOCS_MCP_TOKEN`` once at start; HTTP verifies the bearer on every request in
 both modes, because any local process or web page could otherwise reach the port, and in
 local mode also checks that the token's user still exists in the data dir's database.
+Server mode accepts only MCP tokens (``askdocs token create --mcp``), and its applies
+carry the approval proof the API demands of them (``askdocs.auth.approval``).
 """
 
 from __future__ import annotations
@@ -48,12 +50,19 @@ Opener = Callable[[], "Database"]
 def build_backend(settings: Settings, run: McpRun) -> tuple[DocsBackend, Opener | None]:
     """The backend, and in local mode its ``Core``'s database opener (the token check's)."""
     if run.api_url:
+        from functools import partial
+
+        from askdocs.auth.approval import mint_approval
+        from askdocs.keys import KeyRing
+        from askdocs.mcp.auth import database_opener
         from askdocs.mcp.remote import RemoteBackend
 
+        keys = KeyRing(settings, database_opener(settings))  # the shared, configured key
         remote = RemoteBackend(
             run.api_url,
             timeout_seconds=settings.mcp.api_timeout_seconds,
             public_url=settings.server.public_url,
+            approve=partial(mint_approval, settings, keys),
         )
         return remote, None
     from askdocs.core import Core
@@ -75,6 +84,7 @@ def boundary_auth(
     Local mode over HTTP re-reads each token's user through ``database`` (the ``Core``'s)."""
     if run.transport == "stdio" and not run.api_url:
         return None, None  # local stdio: the parent process owns the pipe
+    from askdocs.auth.jwt import mcp_audience
     from askdocs.keys import KeyRing
     from askdocs.mcp.auth import (
         JwtTokenVerifier,
@@ -93,8 +103,8 @@ def boundary_auth(
         opener = database or database_opener(settings)
         keys = KeyRing(settings, opener)
         keys.signing("jwt")  # fail now on a bad key, not on the first request
-        if run.api_url:
-            return None, JwtTokenVerifier(settings, keys=keys)  # the API re-checks the user
+        if run.api_url:  # MCP tokens only; the API re-checks the user
+            return None, JwtTokenVerifier(settings, keys=keys, audience=mcp_audience(settings))
         return None, JwtTokenVerifier(settings, LocalUsers(opener), keys)
     token = stdio_token(env)
     require_shared_key(settings, env)  # before verify, which would create a local key

@@ -8,6 +8,12 @@ local mode over HTTP there is no API behind the tools, so the verifier itself re
 token's user from this data dir's database (``LocalUsers``): a deleted user's token is
 refused at once, not when it expires, and organisation role and platform admin are the
 database's values now, as on the REST API.
+
+Server mode accepts only *MCP tokens* (``askdocs token create --mcp``: their audience
+names the MCP server too, as the MCP specification wants): the API lets such a token
+apply a change only with the approval proof this server mints after the person accepted
+it, so the token a host holds cannot apply a change on its own (docs/user-guide/mcp.md
+"Approvals and the threat model").
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import anyio
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 
-from askdocs.auth.jwt import Claims, verify
+from askdocs.auth.jwt import Claims, mcp_audience, verify
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, AuthError, ConfigError
 from askdocs.keys import KeyRing
@@ -100,15 +106,21 @@ class JwtTokenVerifier:
         settings: Settings,
         principal_of: PrincipalOf | None = None,
         keys: KeyRing | None = None,
+        *,
+        audience: str | None = None,
     ) -> None:
         self._settings = settings
         self._principal_of = principal_of
         # the install's keys: configured, else this data dir's (or the API's) database
         self._keys = keys or KeyRing(settings, database_opener(settings))
+        self._audience = audience  # server mode: the MCP audience
+
+    def _verify(self, token: str) -> Claims:
+        return verify(token, self._settings, self._keys, audience=self._audience)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
-            claims = await anyio.to_thread.run_sync(verify, token, self._settings, self._keys)
+            claims = await anyio.to_thread.run_sync(self._verify, token)
             if self._principal_of is not None:
                 claims = _current(
                     await anyio.to_thread.run_sync(self._principal_of, claims), claims
@@ -168,19 +180,21 @@ def stdio_token(env: Mapping[str, str] | None = None) -> str:
     if not token:
         raise AuthError(
             f"{TOKEN_ENV} is not set: server mode needs a bearer token "
-            "(mint one with `askdocs token create --email YOU`)",
+            "(mint one with `askdocs token create --mcp --email YOU`)",
             code=ErrorCode.MISSING_TOKEN,
         )
     return token
 
 
 def stdio_auth(settings: Settings, token: str) -> AuthContext:
-    """Verify the stdio token; AuthError says what was wrong and what to do."""
+    """Verify the stdio token (server mode: an MCP token); AuthError says what was wrong
+    and what to do."""
     try:
-        claims = verify(token, settings)
+        claims = verify(token, settings, audience=mcp_audience(settings))
     except AuthError as exc:
         raise AuthError(
-            f"{TOKEN_ENV} was refused: {exc}; mint a new one with `askdocs token create`",
+            f"{TOKEN_ENV} was refused: {exc}; mint an MCP token with "
+            "`askdocs token create --mcp --email YOU`",
             code=exc.code,
         ) from exc
     return AuthContext.from_claims(claims, token)

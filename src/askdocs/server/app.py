@@ -44,7 +44,7 @@ def create_app(
     harden(http, app.settings.server)
     for name in ROUTER_MODULES:
         http.include_router(importlib.import_module(name).router)
-    install_openapi(http)
+    install_openapi(http, app.settings)
     return http
 
 

@@ -36,7 +36,7 @@ def resolve(users: UserService, claims: Claims) -> Principal:
             code=ErrorCode.TOKEN_REVOKED,
         )
     role = users.role_in(user.id, claims.org) if claims.org else None
-    return Principal(user=user, org=claims.org if role else None, org_role=role)
+    return Principal(user=user, org=claims.org if role else None, org_role=role, mcp=claims.mcp)
 
 
 def authenticate(

@@ -31,6 +31,7 @@ from askdocs.admin.table import TABLE, Action, AnyOperation, Change, Read, find,
 from askdocs.error_codes import ErrorCode
 from askdocs.mcp.operations import docs_operations
 from askdocs.server.admin_calls import ArgumentRoute, Endpoint, TypedEndpoint, keyword, scoped
+from askdocs.server.approval import Approval, ApprovalGate
 from askdocs.server.deps import AdminDep, SettingsDep
 from askdocs.server.openapi import BODY_KEY, ERRORS_KEY
 from askdocs.server.signin import Caller
@@ -61,9 +62,16 @@ def _documented(schema: JsonDict, title: str) -> dict[str, object]:
     return {BODY_KEY: {**schema, "title": title}}
 
 
-def _add(path: str, run: Endpoint, body: type[BaseModel], **extra: Any) -> None:
-    """One generated ``POST`` route whose body is ``body``."""
-    endpoint = TypedEndpoint(run, [*_caller_params(), _body(body)], extra["operation_id"])
+def _add(
+    path: str,
+    run: Endpoint,
+    body: type[BaseModel],
+    *more: inspect.Parameter,
+    **extra: Any,
+) -> None:
+    """One generated ``POST`` route whose body is ``body`` (plus ``more`` parameters)."""
+    parameters = [*_caller_params(), _body(body), *more]
+    endpoint = TypedEndpoint(run, parameters, extra["operation_id"])
     router.add_api_route(path, endpoint, methods=["POST"], **extra)
 
 
@@ -72,10 +80,13 @@ def _add_change(op: Change[Any, Any]) -> None:
         args = scoped(caller, body)
         return await anyio.to_thread.run_sync(admin.run_propose, op, caller.user_id, args)
 
-    async def apply(admin: AdminApi, caller: Principal, body: Args) -> BaseModel:
+    async def apply(
+        admin: AdminApi, caller: Principal, body: Args, approval: ApprovalGate
+    ) -> BaseModel:
         given = body.model_dump(by_alias=True, exclude_unset=True, exclude={"confirmation_token"})
         args = scoped(caller, op.args.model_validate(given))
         token = str(body.model_dump()["confirmation_token"])
+        approval.require(token)  # an MCP token: the person's proof (issue #27, defect 4)
         return await anyio.to_thread.run_sync(admin.run_apply, op, caller.user_id, args, token)
 
     schema, applied = op.schema(), apply_model(op)
@@ -94,6 +105,7 @@ def _add_change(op: Change[Any, Any]) -> None:
         f"/apply/{op.slug}",
         apply,
         applied,
+        keyword("approval", Approval),
         operation_id=op.tools[1],
         summary=f"Apply: {op.description}",
         response_model=op.result,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from typing import Any
 from urllib.parse import urlencode
 
 import anyio
@@ -69,7 +70,16 @@ def failed(code: ErrorCode) -> RedirectResponse:
     return response
 
 
-@router.get("/start")
+# both answer a redirect, as /openapi.json says (issue #27, defect 11)
+_TO_PROVIDER: dict[int | str, dict[str, Any]] = {
+    303: {"description": "Redirect to the provider's sign-in page"}
+}
+_BACK: dict[int | str, dict[str, Any]] = {
+    303: {"description": "Redirect to `next`, or to /sign-in?error=<code> on a failure"}
+}
+
+
+@router.get("/start", status_code=303, response_class=RedirectResponse, responses=_TO_PROVIDER)
 async def start(
     request: Request, accounts: AccountsDep, next: str | None = None
 ) -> RedirectResponse:
@@ -93,7 +103,7 @@ async def start(
     return response
 
 
-@router.get("/callback")
+@router.get("/callback", status_code=303, response_class=RedirectResponse, responses=_BACK)
 async def callback(
     request: Request,
     accounts: AccountsDep,

@@ -18,6 +18,7 @@ from askdocs.admin.proposal_wire import ProposalApplyIn, ProposalCreateIn, Propo
 from askdocs.admin.proposals import not_found
 from askdocs.admin.table import TABLE, Change, change
 from askdocs.server.admin_calls import scoped
+from askdocs.server.approval import Approval
 from askdocs.server.deps import AdminDep
 from askdocs.server.openapi import BODY_KEY
 from askdocs.server.signin import Caller
@@ -64,19 +65,22 @@ async def create(admin: AdminDep, caller: Caller, body: ProposalCreateIn) -> Pro
 
 @router.get("/{proposal_id}", response_model_exclude_none=True)
 async def show(admin: AdminDep, caller: Caller, proposal_id: str) -> ProposalOut:
+    """An MCP token never reads the token back: it could not apply it anyway."""
     found = await anyio.to_thread.run_sync(
         admin.proposals.get, caller.user_id, _checked(proposal_id)
     )
     if found is None:
         raise not_found()
-    return ProposalOut.of(found)
+    shown = ProposalOut.of(found)
+    return shown.model_copy(update={"token": None}) if caller.mcp else shown
 
 
 @router.post("/{proposal_id}/apply")
 async def apply(
-    admin: AdminDep, caller: Caller, proposal_id: str, body: ProposalApplyIn
+    admin: AdminDep, caller: Caller, proposal_id: str, body: ProposalApplyIn, approval: Approval
 ) -> JsonDict:
     ident, token = _checked(proposal_id), body.confirmation_token
+    approval.require(token)  # an MCP token: the person's proof
     return await anyio.to_thread.run_sync(lambda: admin.apply_stored(caller.user_id, ident, token))
 
 
