@@ -128,6 +128,13 @@ class DecodeError(CorpusError):
     code = ErrorCode.DECODE_ERROR
 
 
+class Vanished(CorpusError):
+    """The file was removed (or renamed away) between the folder scan and its read: an
+    editor's save, a checkout. Not a bad file: it is simply not there any more."""
+
+    code = ErrorCode.FILE_VANISHED
+
+
 class FrontMatterError(CorpusError):
     code = ErrorCode.FRONTMATTER_INVALID
 

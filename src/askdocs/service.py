@@ -25,6 +25,7 @@ from askdocs.embeddings.registry import create_query_embedder
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, DocsRootMissing, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
+from askdocs.index.shared import Coordination
 from askdocs.indexing import ActivityMonitor
 from askdocs.indexing.state import Search
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
@@ -92,8 +93,11 @@ class AskDocs:
         sites: Sequence[SiteConfig] | SiteCatalog | None = None,
         *,
         monitor: ActivityMonitor | None = None,
+        coordination: Coordination | None = None,
+        store: IndexStore | None = None,
     ) -> None:
         self.settings = settings
+        self.coordination = coordination  # a shared Qdrant server's install id and build lock
         self.catalog = _catalog(settings, sites)
         self.monitor = monitor or ActivityMonitor()
         parser = ParsePool(settings.corpus.parse_timeout_seconds)  # long pages, bounded
@@ -102,7 +106,7 @@ class AskDocs:
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None
         self._embedder_ready = False
-        self._store: IndexStore | None = None
+        self._store: IndexStore | None = store  # opened by the caller (tests share one)
         self._lock = threading.RLock()  # guards lazy creation
         self._index_lock = threading.Lock()  # one indexing run per service at a time
         self._building: set[str] = set()
@@ -194,7 +198,7 @@ class AskDocs:
     def store(self) -> IndexStore:
         with self._lock:
             if self._store is None:
-                self._store = open_store(self.settings)
+                self._store = open_store(self.settings, coordination=self.coordination)
             return self._store
 
     @property
@@ -408,8 +412,13 @@ class AskDocs:
         return Retriever(self.store, embedder, self.settings.search).search(request)
 
     def _worker_settings(self) -> Settings:
-        """What a search worker needs to search as this engine does now."""
-        return self.settings.model_copy(update={"embedding": self._with_cache_dir()})
+        """What a search worker needs to search as this engine does now (on a shared Qdrant
+        server, the install id too: workers open the store without the coordination)."""
+        update: dict[str, object] = {"embedding": self._with_cache_dir()}
+        if self.settings.index.qdrant_url and self.coordination is not None:
+            install = self.coordination.install_id()
+            update["index"] = self.settings.index.model_copy(update={"install_id": install})
+        return self.settings.model_copy(update=update)
 
     def indexed_at(self, collection: str | None) -> float | None:
         """When ``collection`` was built (Unix seconds), from its manifest."""

@@ -13,6 +13,7 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from askdocs.corpus.budget import ReadBudget
 from askdocs.corpus.cache import (
     CorpusCache,
     EntryKey,
@@ -47,21 +48,28 @@ class _Run:
     warnings: list[str] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # slug -> "root-index:path"
     pages: list[SourcePage] = field(default_factory=list)
+    budget: ReadBudget | None = None
+    pending: list[str] = field(default_factory=list)  # not parsed within the budget
     dialects: list[tuple[str, str, str]] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostics]] = field(default_factory=list)
 
 
 def read_pages(
-    site: SiteConfig, settings: CorpusSettings, cache: CorpusCache | None = None
+    site: SiteConfig,
+    settings: CorpusSettings,
+    cache: CorpusCache | None = None,
+    budget: ReadBudget | None = None,
 ) -> CorpusPages:
-    """Read every page of ``site``. Raises ``ConfigError`` only for configuration errors."""
+    """Read every page of ``site``. Raises ``ConfigError`` only for configuration errors.
+    With a ``budget`` (``corpus.budget``), files not parsed by its deadline are left out
+    and listed as ``pending``."""
     roots = resolve_roots(site)
     locales = tuple(dict.fromkeys((site.default_locale, *settings.locales)))
     options = ParseOptions(locales, site.default_locale, settings.split_level)
     cache = cache if cache is not None else CorpusCache()
     with cache.lock:
         state = cache.site((site.id, tuple(str(root.path) for root in roots)))
-        run = _Run(site, settings, options, state, cache.parse_many)
+        run = _Run(site, settings, options, state, cache.parse_many, budget=budget)
         for root in roots:
             _read_root(run, root)
         return _finish(run)
@@ -70,7 +78,8 @@ def read_pages(
 def _finish(run: _Run) -> CorpusPages:
     run.state.entries = run.entries
     last = run.state.last
-    if last is not None and last.same_content(run.pages, run.errors, run.warnings):
+    same = last is not None and last.pending == tuple(run.pending)
+    if last is not None and same and last.same_content(run.pages, run.errors, run.warnings):
         return last
     pages = CorpusPages(
         site=run.site.id,
@@ -80,6 +89,7 @@ def _finish(run: _Run) -> CorpusPages:
         warnings=tuple(run.warnings),
         dialects=tuple(run.dialects),
         diagnostics=tuple(run.diagnostics),
+        pending=tuple(run.pending),
     )
     run.state.last = pages
     return pages
@@ -119,15 +129,20 @@ def _entries(
     for candidate in files:
         key = (str(root.path), candidate.rel)
         previous = run.state.entries.get(key)
-        prepared.append(
-            (key, prepare_entry(previous, root.path, candidate.rel, candidate.key, settings))
-        )
-    pending = [item for _, item in prepared if isinstance(item, Pending)]
-    parsed = iter(run.parse_many([item.job for item in pending]))
-    return [
-        (key, finish_entry(item, next(parsed)) if isinstance(item, Pending) else item)
-        for key, item in prepared
-    ]
+        entry = prepare_entry(previous, root.path, candidate.rel, candidate.key, settings)
+        if entry is not None:  # None: removed since the scan
+            prepared.append((key, entry))
+    waiting = [item for _, item in prepared if isinstance(item, Pending)]
+    parsed = iter(run.parse_many([item.job for item in waiting], run.budget))
+    done: list[tuple[EntryKey, FileEntry]] = []
+    for key, item in prepared:
+        if not isinstance(item, Pending):
+            done.append((key, item))
+        elif (result := next(parsed)) is None:  # not parsed within the read's budget
+            run.pending.append(item.job.rel)
+        else:
+            done.append((key, finish_entry(item, result)))
+    return done
 
 
 def _groups(

@@ -3,7 +3,8 @@
 The scan walks a root without following links (``os.scandir`` with ``lstat`` data) and
 yields the Markdown files its include/exclude globs select, with the stat data the cache
 keys on. Symbolic links (to files or folders) and special files such as FIFOs are
-reported as errors, never opened. Excluded folders are skipped whole.
+reported as errors, never opened. Excluded folders are skipped whole. An entry removed
+between the listing and its ``lstat`` (an editor's temporary file) is not there.
 """
 
 from __future__ import annotations
@@ -159,7 +160,10 @@ def _walk(root: Root, prefix: str) -> Iterator[Candidate | PageError]:
 
 
 def _visit(root: Root, rel: str, entry: os.DirEntry[str]) -> Iterator[Candidate | PageError]:
-    info = entry.stat(follow_symlinks=False)
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except FileNotFoundError:  # removed since the folder was listed (an editor's save)
+        return
     if stat.S_ISDIR(info.st_mode):
         if not root.exclude.prunes(rel):
             yield from _walk(root, rel + "/")

@@ -11,7 +11,6 @@ import threading
 import time
 from typing import Any
 
-import psycopg
 from sqlalchemy import Engine, create_engine, event
 
 from askdocs.db import deadline
@@ -75,6 +74,8 @@ def _bound_connect(engine: Engine, default_seconds: float) -> None:
                 lambda connection: connection.close(),
             )
         except TimeoutError as exc:
+            import psycopg  # here, not at import: a SQLite server never loads it (10 MB)
+
             raise psycopg.OperationalError(str(exc)) from exc
 
 

@@ -29,9 +29,9 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from askdocs.blocking import usable_cpus
-from askdocs.embeddings.bert_graph import BertShape
 from askdocs.embeddings.heap import trim_heap
 from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
+from askdocs.embeddings.shape import BertShape
 from askdocs.embeddings.variants import Form, Precision
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import EmbeddingError

@@ -30,7 +30,6 @@ from askdocs.guard.limits import (
     remaining,
     retry_after,
 )
-from askdocs.guard.store_redis import RedisLimitsStore
 from askdocs.guard.store_sqlite import SQLiteLimitsStore
 from askdocs.settings import Settings
 
@@ -122,6 +121,8 @@ def open_limits_store(settings: Settings) -> RateLimitStore:
     """Redis when ``redis_url`` is set, else the SQLite file in the data dir."""
     timeout = settings.ask.limits_timeout_seconds
     if settings.redis_url:
+        from askdocs.guard.store_redis import RedisLimitsStore  # redis: 6 MB, only when used
+
         return RedisLimitsStore(settings.redis_url, timeout)
     return SQLiteLimitsStore(settings.data_dir / LIMITS_FILE, timeout)
 

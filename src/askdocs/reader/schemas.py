@@ -48,6 +48,12 @@ class Catalog(BaseModel):
         default_factory=list,
         description="The locales the site has pages in (its default first): the language picker.",
     )
+    partial: bool = Field(
+        default=False,
+        description="The read's budget ran out: some pages are still being read and are "
+        "missing, or the revision does not cover their images yet. Read again shortly.",
+    )
+    pending: int = Field(default=0, description="How many files are still being read.")
 
 
 class TocEntry(BaseModel):

@@ -24,7 +24,7 @@ from askdocs.reader.ids import check_slug
 from askdocs.reader.llmstxt import llms_full, llms_index, page_markdown
 from askdocs.server.deps import CatalogDep, HostDep, ReaderDep
 from askdocs.server.origin import request_origin
-from askdocs.server.routes.reader import LocaleParam, SiteParam, reader_site
+from askdocs.server.routes.reader import LocaleParam, SiteParam, SlugPath, reader_site
 from askdocs.server.signin import SiteCallerDep
 from askdocs.settings import SiteConfig
 from askdocs.sites import SiteCaller
@@ -92,14 +92,20 @@ def llms_full_txt(
     return _site_text(llms_full, reader, config, locale, caller, request)
 
 
-@router.get("/docs/{slug:path}.md", response_class=PlainTextResponse)
+class MarkdownResponse(PlainTextResponse):
+    """``text/markdown``, as ``/openapi.json`` documents it (issue #27, defect 11)."""
+
+    media_type = "text/markdown"
+
+
+@router.get("/docs/{slug:path}.md", response_class=MarkdownResponse)
 def page_md(
     request: Request,
     reader: ReaderDep,
     sites: CatalogDep,
     host: HostDep,
     caller: SiteCallerDep,
-    slug: str,
+    slug: SlugPath,
     locale: LocaleParam = None,
     site: SiteParam = None,
 ) -> Response:

@@ -54,6 +54,7 @@ export function createHistory(list, search, actions) {
     open.dataset.thread = thread.id;
     if (thread.id === state.current) open.setAttribute("aria-current", "true");
     if (thread.replyInProgress) open.append(el("span", "thread-badge", "answering"));
+    else if (thread.replyInterrupted) open.append(el("span", "thread-badge", "interrupted"));
     else if (thread.awaitingReply) open.append(el("span", "thread-badge", "no reply yet"));
     open.addEventListener("click", () => actions.open(thread.id));
     return open;
