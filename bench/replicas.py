@@ -23,8 +23,9 @@ process could not use both cores (the GIL). Requests/s are comparable within one
 
 The admin-change time: an organisation site is created on replica a (its own address, a
 bearer token), and replica b is polled (``/readyz?site=``) until it knows the site; the
-seconds, or ``null`` when b never saw it within ``--propagation-wait`` (before admin
-changes propagate between replicas, a replica learns of another's change only on restart).
+seconds (within ``server.change_poll_seconds``, 2 s, plus the re-read), or ``null`` when b
+never saw it within ``--propagation-wait``. One sample; ``bench/propagation.py`` gives the
+distribution over many rounds, both ways.
 """
 
 from __future__ import annotations
@@ -198,8 +199,8 @@ def measure(
 
 
 def propagation_seconds(rig: Rig, wait: float) -> float | None:
-    """HOOK (needs i26-replicas' admin-change propagation): create an organisation site on
-    replica a and time until replica b knows it; ``None`` when it did not within ``wait``."""
+    """Create an organisation site on replica a and time until replica b knows it (the
+    change poll, ``askdocs.replicas``); ``None`` when it did not within ``wait``."""
     a, b = rig.replicas[:2]
     token = rig.cli("token", "create", "--email", ROOT_EMAIL, "--org", rig.org_id)
     site = f"prop{int(time.time())}"

@@ -64,6 +64,11 @@ class ErrorCode(StrEnum):
         "invalid YAML or metadata in a page's front matter",
     )
     UNREADABLE = "unreadable", 500, "a documentation file could not be read"
+    FILE_VANISHED = (
+        "file_vanished",
+        500,
+        "a documentation file was removed while it was read (left out)",
+    )
     EMBEDDING_UNAVAILABLE = (
         "embedding_unavailable",
         503,
@@ -91,6 +96,11 @@ class ErrorCode(StrEnum):
         "no such site for this caller (unknown, private or not live)",
     )
     NO_DOCUMENTS = "no_documents", 404, "the site's docs roots hold no pages to search"
+    DOCS_ROOT_MISSING = (
+        "docs_root_missing",
+        503,
+        "a docs root of the site is missing or cannot be read",
+    )
     INVALID_QUERY = "invalid_query", 400, "q is blank or holds a NUL character"
     SEARCH_CONCURRENCY_LIMIT = (
         "search_concurrency_limit",
@@ -241,6 +251,16 @@ class ErrorCode(StrEnum):
     # -- sign-in, users, organisations ------------------------------------------------------
     MISSING_TOKEN = "missing_token", 401, "no bearer token or session"
     INVALID_TOKEN = "invalid_token", 401, "the token does not verify"
+    APPROVAL_REQUIRED = (
+        "approval_required",
+        403,
+        "an MCP token applies a change only with the person's approval",
+    )
+    APPROVAL_INVALID = (
+        "approval_invalid",
+        403,
+        "the approval proof is invalid, expired or for another change",
+    )
     TOKEN_EXPIRED = "token_expired", 401, "the token expired"
     UNKNOWN_USER = "unknown_user", 401, "the token names a user that no longer exists"
     TOKEN_REVOKED = (
@@ -355,6 +375,20 @@ class ErrorCode(StrEnum):
     # -- command line and MCP only --------------------------------------------------------
     NOT_INDEXED = "not_indexed", 404, "nothing indexed yet: run askdocs index PATH", "cli"
     PORT_UNAVAILABLE = "port_unavailable", 500, "askdocs serve cannot bind its port", "cli"
+    SECRETS_KEY_MISMATCH = (
+        "secrets_key_mismatch",
+        500,
+        "the keys in the database were encrypted with another secrets key (give every replica "
+        "the same admin.secrets_key)",
+        "cli",
+    )
+    KEY_CONFIGURED = (
+        "key_configured",
+        500,
+        "askdocs keys rotate of a key the configuration sets",
+        "cli",
+    )
+    UNKNOWN_KEY = "unknown_key", 400, "askdocs keys names no such key", "cli"
     HOST_UNAVAILABLE = (
         "host_unavailable",
         500,
@@ -415,6 +449,7 @@ PARTS: dict[str, tuple[ErrorCode, ...]] = {
     "site": (ErrorCode.SITE_NOT_FOUND, ErrorCode.INVALID_ORIGIN),
     "engine": (
         ErrorCode.NO_DOCUMENTS,
+        ErrorCode.DOCS_ROOT_MISSING,
         ErrorCode.INVALID_QUERY,
         ErrorCode.INDEX_BUILDING,
         ErrorCode.EMBEDDING_UNAVAILABLE,
@@ -501,6 +536,8 @@ PARTS: dict[str, tuple[ErrorCode, ...]] = {
         ErrorCode.ADMIN_REQUIRED,
         ErrorCode.TOOL_NOT_GRANTED,
         ErrorCode.CONFIRMATION_INVALID,
+        ErrorCode.APPROVAL_REQUIRED,
+        ErrorCode.APPROVAL_INVALID,
         ErrorCode.FORBIDDEN,
         ErrorCode.UNKNOWN_OPERATION,
         ErrorCode.ORGANISATION_NOT_FOUND,

@@ -8,6 +8,7 @@ that code's registered status is the class's status.
 
     AskDocsError
     ├── ConfigError                 misconfiguration (missing root, bad setting)      500 / exit 2
+    │   └── DocsRootMissing         a docs root is missing or unreadable              503
     ├── InvalidInput                a request or argument that fails validation       400
     ├── NotFound                    missing (or hidden: never 403 for others' data)    404
     ├── AuthError                   missing / invalid credentials                      401
@@ -64,6 +65,14 @@ def _rebuilt(kind: type[AskDocsError], message: str, state: dict[str, object]) -
 class ConfigError(AskDocsError):
     status = 500
     code = ErrorCode.CONFIG_ERROR
+
+
+class DocsRootMissing(ConfigError):
+    """A required docs root is missing or cannot be read: the site's explicit state, never
+    "still being built" (search, /readyz, ``askdocs sites``, the admin Sites tab)."""
+
+    status = 503
+    code = ErrorCode.DOCS_ROOT_MISSING
 
 
 class InvalidInput(AskDocsError):
@@ -127,6 +136,13 @@ class FileTooLarge(CorpusError):
 
 class DecodeError(CorpusError):
     code = ErrorCode.DECODE_ERROR
+
+
+class Vanished(CorpusError):
+    """The file was removed (or renamed away) between the folder scan and its read: an
+    editor's save, a checkout. Not a bad file: it is simply not there any more."""
+
+    code = ErrorCode.FILE_VANISHED
 
 
 class FrontMatterError(CorpusError):

@@ -14,15 +14,18 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from askdocs.corpus import CorpusCache
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.corpus.parse_pool import ParsePool
+from askdocs.corpus.sources import missing_root
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_query_embedder
 from askdocs.error_codes import ErrorCode
-from askdocs.errors import AskDocsError, NotFound
+from askdocs.errors import AskDocsError, DocsRootMissing, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
+from askdocs.index.shared import Coordination
 from askdocs.indexing import ActivityMonitor
 from askdocs.indexing.state import Search
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
@@ -65,6 +68,22 @@ class SiteIndexStatus:
     empty: bool = False  # the last indexing run found no documents (ready, with nothing)
     bad_files: tuple[PageError, ...] = ()  # files the last indexing run could not use
     search: Search = "none"  # what a search reads now: nothing, keyword only, or hybrid
+    state: SiteState = "ready"
+
+    @classmethod
+    def state_of(cls, *, ready: bool, building: bool, empty: bool, error: str | None) -> SiteState:
+        if empty:
+            return "empty"
+        if ready:
+            return "ready"
+        if error is not None:
+            return "error"
+        return "building"
+
+
+# What a site's documentation is doing now, on every surface that reports it (/readyz,
+# ``askdocs sites``, the admin Sites tab): ``docs_root_missing`` wins over the index's state.
+SiteState = Literal["ready", "building", "empty", "error", "docs_root_missing"]
 
 
 class AskDocs:
@@ -76,8 +95,11 @@ class AskDocs:
         sites: Sequence[SiteConfig] | SiteCatalog | None = None,
         *,
         monitor: ActivityMonitor | None = None,
+        coordination: Coordination | None = None,
+        store: IndexStore | None = None,
     ) -> None:
         self.settings = settings
+        self.coordination = coordination  # a shared Qdrant server's install id and build lock
         self.catalog = _catalog(settings, sites)
         self.monitor = monitor or ActivityMonitor()
         parser = ParsePool(settings.corpus.parse_timeout_seconds)  # long pages, bounded
@@ -86,7 +108,7 @@ class AskDocs:
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None
         self._embedder_ready = False
-        self._store: IndexStore | None = None
+        self._store: IndexStore | None = store  # opened by the caller (tests share one)
         self._lock = threading.RLock()  # guards lazy creation
         self._index_lock = threading.Lock()  # one indexing run per service at a time
         self._building: set[str] = set()
@@ -178,7 +200,7 @@ class AskDocs:
     def store(self) -> IndexStore:
         with self._lock:
             if self._store is None:
-                self._store = open_store(self.settings)
+                self._store = open_store(self.settings, coordination=self.coordination)
             return self._store
 
     @property
@@ -363,6 +385,9 @@ class AskDocs:
         ``stop`` ends the work between steps once its caller left or its deadline passed
         (``search.stop``). ``group`` limits it to pages of one group (``corpus.groups``)."""
         config = self.site(site)
+        missing = missing_root(config)
+        if missing is not None:
+            raise DocsRootMissing(f"the documentation of site {config.id!r} is missing: {missing}")
         if config.id in self._empty and config.id not in self._errors:
             raise NotFound(
                 f"site {config.id!r} has no documents to search", code=ErrorCode.NO_DOCUMENTS
@@ -403,8 +428,13 @@ class AskDocs:
         return self.embedding_settings.provider in PAID_PROVIDERS
 
     def _worker_settings(self) -> Settings:
-        """What a search worker needs to search as this engine does now."""
-        return self.settings.model_copy(update={"embedding": self._with_cache_dir()})
+        """What a search worker needs to search as this engine does now (on a shared Qdrant
+        server, the install id too: workers open the store without the coordination)."""
+        update: dict[str, object] = {"embedding": self._with_cache_dir()}
+        if self.settings.index.qdrant_url and self.coordination is not None:
+            install = self.coordination.install_id()
+            update["index"] = self.settings.index.model_copy(update={"install_id": install})
+        return self.settings.model_copy(update=update)
 
     def indexed_at(self, collection: str | None) -> float | None:
         """When ``collection`` was built (Unix seconds), from its manifest."""
@@ -415,15 +445,21 @@ class AskDocs:
         site = self.site(site_id)
         info = self._searchable(site.id)
         empty = info is None and site.id in self._empty and site.id not in self._errors
+        building, error = site.id in self._building, self._errors.get(site.id)
+        missing = missing_root(site)
+        state = SiteIndexStatus.state_of(
+            ready=info is not None, building=building, empty=empty, error=error
+        )
         return SiteIndexStatus(
             site=site.id,
-            ready=info is not None or empty,
-            building=site.id in self._building,
+            ready=(info is not None or empty) and missing is None,
+            building=building,
             collection=info.name if info else None,
             chunks=info.points_of(site.id) if info else 0,
-            error=self._errors.get(site.id),
+            error=f"docs_root_missing: {missing}" if missing is not None else error,
             empty=empty,
             bad_files=self._bad_files.get(site.id, ()),
+            state="docs_root_missing" if missing is not None else state,
             search=_search_of(info),
         )
 

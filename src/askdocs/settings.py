@@ -168,6 +168,8 @@ class IndexSettings(Section):
     # dense vectors: int8 copies in memory, float32 originals on disk, results rescored with
     # them (docs/indexing.md, "Quantization"); "none": float32 in memory, as before
     quantization: Quantization = "int8"
+    # names this install's collections on a shared Qdrant server; None: kept in the database
+    install_id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
 class ServerSettings(Section):
@@ -184,6 +186,8 @@ class ServerSettings(Section):
     search_processes: int = Field(default=0, ge=0, le=32)
     index_in_background: bool = True  # serve indexes configured sites at start-up
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)  # any route; 413 above
+    # how often a replica checks the database for another replica's admin changes
+    change_poll_seconds: float = Field(default=2.0, gt=0, le=60)
 
     @field_validator("public_url")
     @classmethod
@@ -282,6 +286,8 @@ class AssistantSettings(Section):
     max_replay_messages: int = Field(default=40, ge=1)
     max_tool_rounds: int = Field(default=6, ge=1, le=20)
     detached_turn_seconds: float = Field(default=300.0, gt=0)
+    turn_heartbeat_seconds: float = Field(default=5.0, gt=0, le=60)  # a running turn's pulse
+    turn_lost_seconds: float = Field(default=20.0, gt=0)  # no pulse this long: interrupted
     title_timeout_seconds: float = Field(default=10.0, gt=0)
     docs_site: str | None = None  # None: the request's site, else the first configured one
     docs_enabled: bool = True  # seed 000 PlatformDocs:Enabled: injection and search_docs
@@ -293,13 +299,21 @@ class AssistantSettings(Section):
     search_timeout_seconds: float = Field(default=15.0, gt=0)
     system_prompt: str | None = None  # replaces the built-in prompt's opening paragraph
 
+    @model_validator(mode="after")
+    def _pulse_within_bound(self) -> AssistantSettings:
+        if self.turn_lost_seconds < 2 * self.turn_heartbeat_seconds:
+            raise ValueError("assistant.turn_lost_seconds must be at least twice the heartbeat")
+        return self
+
 
 class AdminSettings(Section):
     """Assistant admin tools and ``/api/v1/admin`` (docs/admin-tools.md)."""
 
     confirmation_token_key: SecretStr | None = None  # hex or base64, >= 32 bytes
     confirmation_token_key_file: Path | None = None  # <data_dir>/assistant-confirmation-token
-    secrets_key_file: Path | None = None  # Fernet key for provider API keys; default in data dir
+    # Fernet keys that encrypt stored secrets (provider API keys, signing keys); newest first
+    secrets_key: SecretStr | None = None
+    secrets_key_file: Path | None = None  # else this file's keys; default in the data dir
     sites_dir: Path | None = None  # where organisation sites keep their pages; <data_dir>/sites
     max_executions_per_hour: int = Field(default=10, ge=1)  # ReindexSite, per user and site
     provider_test_timeout_seconds: float = Field(default=15.0, gt=0)
@@ -352,7 +366,7 @@ class OidcSettings(Section):
 
 
 class AuthSettings(Section):
-    jwt_signing_key: SecretStr | None = None  # >= 32 chars; else generated in the data dir
+    jwt_signing_key: SecretStr | None = None  # >= 32 chars; else stored in the database
     jwt_issuer: str = "askdocs"
     jwt_audience: str = "askdocs-api"
     default_token_ttl_seconds: int = Field(default=3600, ge=60)
@@ -395,6 +409,8 @@ class ReaderSettings(Section):
     render_workers: int = Field(default=2, ge=1, le=16)  # render worker processes
     max_html_bytes: int = Field(default=2 * 1024 * 1024, ge=64 * 1024)
     html_amplification: int = Field(default=10, ge=2)  # HTML <= N x Markdown (64 KiB min)
+    read_budget_seconds: float = Field(default=10.0, gt=0)  # one whole read, wall clock
+    read_budget_cpu_seconds: float = Field(default=10.0, gt=0)  # parsing a read starts
 
 
 class Settings(BaseSettings):

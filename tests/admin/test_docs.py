@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.reference import render
+from askdocs.admin.table import TABLE, grantable_tools
 from askdocs.devtools.error_scan import referenced_codes
 from askdocs.server.routes.admin import router
 from askdocs.settings import AdminSettings
@@ -54,3 +55,8 @@ def test_every_section_starts_on_its_own() -> None:
     for text in (DEV, USER):
         assert text.startswith("---\ntitle: ")
         assert text.count("\n## ") >= 6
+
+
+def test_the_operations_table_is_generated_from_the_table() -> None:
+    assert render(DEV) == DEV, "run: python -m askdocs.admin.reference --write"
+    assert all(f"| `{op.name}` |" in DEV for op in TABLE)

@@ -9,8 +9,8 @@ import jwt as pyjwt
 import pytest
 
 from askdocs.auth.jwt import mint, verify
-from askdocs.auth.keys import signing_key
 from askdocs.errors import AuthError
+from askdocs.keys import standalone_ring
 from askdocs.settings import Settings, load_settings
 
 
@@ -32,6 +32,11 @@ def test_round_trip_keeps_identity(settings: Settings) -> None:
         "admin",
         True,
     )
+
+
+def signing_key(settings: Settings) -> bytes:
+    with standalone_ring(settings) as ring:
+        return ring.signing("jwt").secret
 
 
 def test_minted_tokens_carry_email_and_the_is_admin_alias(settings: Settings) -> None:
@@ -65,12 +70,29 @@ def test_tokens_with_or_without_email_and_is_admin_are_accepted(
     assert (verified.email, verified.platform_admin) == (None, admin)
 
 
-def test_key_is_persisted_and_shared(settings: Settings) -> None:
+def test_key_is_stored_once_and_shared(settings: Settings) -> None:
     first = signing_key(settings)
     assert len(first) >= 32
     assert signing_key(load_settings(data_dir=settings.data_dir)) == first
-    mode = (settings.data_dir / "jwt-signing-key").stat().st_mode & 0o777
-    assert mode == 0o600
+    assert not (settings.data_dir / "jwt-signing-key").exists()  # in the database, not a file
+
+
+def test_a_stored_key_names_its_version(settings: Settings) -> None:
+    token = mint(settings, "u1")
+    assert pyjwt.get_unverified_header(token)["kid"] == "1"
+
+
+@pytest.mark.parametrize("kid", ["0", "2", "x", "1" * 12, ""])
+def test_an_unknown_key_id_is_an_invalid_token(settings: Settings, kid: str) -> None:
+    token = pyjwt.encode(
+        {"sub": "u1", "iat": int(time.time()), "exp": int(time.time()) + 60},
+        signing_key(settings),
+        algorithm="HS256",
+        headers={"kid": kid},
+    )
+    with pytest.raises(AuthError) as info:
+        verify(token, settings)
+    assert info.value.code == "invalid_token"
 
 
 def test_alg_none_is_refused(settings: Settings) -> None:

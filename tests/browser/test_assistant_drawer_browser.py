@@ -5,13 +5,14 @@ scripted OpenAI-compatible model on 127.0.0.1.
 The drawer is on every signed-in page (the reader, /admin, /account, /proposals/<id>), with
 the same header trigger; openWithPrompt(prompt, { extraContext }) sends the page's extra
 context with one turn; a conversation whose question has no reply shows the seed's
-"has no reply yet — Open" hint and its row's "No reply yet" badge, and one still being
-answered reads "Still answering…". A member signs in with a password, opens the drawer on a
-reader page (button and Alt+Shift+A), asks about that page (the request carries its
-``pageContext`` and the model's system prompt names the page), renames and deletes a
-thread, proposes a page edit, reloads, applies it from the restored thread, and the file
-changes once. A turn still being answered when the page reloads restores as "Still
-working… — Check again", and Check again shows the reply once it has arrived. A visitor
+"has no reply yet — Open" hint and its row's "No reply yet" badge, one still being answered
+reads "Still answering…", and one whose server died "Interrupted". A member signs in with
+a password, opens the drawer on a reader page (button and Alt+Shift+A), asks about that
+page (the request carries its ``pageContext`` and the model's system prompt names the
+page), renames and deletes a thread, proposes a page edit, reloads, applies it from the
+restored thread, and the file changes once. A turn still being answered when the page
+reloads restores as "Still working… — Check again", and Check again shows the reply once it
+has arrived; a turn whose server died restores as interrupted, with Ask again. A visitor
 gets no drawer. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
@@ -481,3 +482,63 @@ def test_a_waiting_conversation_shows_the_hint_and_the_badges(
     finally:
         hold.set()
     _settled(page, reader, body["threadId"])
+
+
+def _dead_replicas_turn(reader: Reader, question: str) -> str:
+    """What a replica killed mid-answer leaves: the person's message and a running turn whose
+    heartbeat stopped long ago (written as that replica wrote them); the thread's id."""
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from askdocs.db import Database
+    from askdocs.db.models import MessageRow, ThreadRow, UserRow, new_id, utcnow
+    from askdocs.db.replica_models import TurnRow
+
+    db = Database.from_url(f"sqlite:///{reader.data_dir / 'askdocs.db'}")
+    try:
+        with db.session(write=True) as session:
+            user = session.scalars(select(UserRow).where(UserRow.email == EMAIL)).one()
+            thread = ThreadRow(user_id=user.id, title=question)
+            session.add(thread)
+            session.flush()
+            session.add(MessageRow(thread_id=thread.id, role="user", content=question, sequence=1))
+            stale = utcnow() - timedelta(minutes=5)
+            session.add(
+                TurnRow(
+                    id=new_id(),
+                    thread_id=thread.id,
+                    user_sequence=1,
+                    replica="killed-replica",
+                    state="running",
+                    started_at=stale,
+                    heartbeat_at=stale,
+                )
+            )
+            return thread.id
+    finally:
+        db.close()
+
+
+def test_a_turn_whose_server_died_shows_interrupted_and_asks_again(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    where = page.viewport_name  # type: ignore[attr-defined]
+    question = f"Which Python does the fixture need? ({where}, killed)"
+    thread_id = _dead_replicas_turn(reader, question)
+    sign_in(page, reader)
+    page.click("#assistant-open")
+    history(page)
+    drawer = page.locator("#assistant-drawer")
+    row = drawer.locator(".thread-row", has_text=question)
+    expect(row.locator(".thread-badge")).to_have_text("Interrupted")
+    row.locator(".thread-link").click()
+    notice = drawer.locator(".turn-notice")
+    expect(notice).to_contain_text("The answer was interrupted")
+    expect(notice.locator(".turn-notice-action")).to_have_text("Ask again")
+    shot(page, artifacts, "drawer-interrupted")
+    reader.model.script(Script(["Python 3.11 or newer."]))
+    notice.locator(".turn-notice-action").click()
+    expect(drawer.locator(".answer-text").last).to_have_text("Python 3.11 or newer.")
+    _settled(page, reader, thread_id)
+    expect(drawer.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)

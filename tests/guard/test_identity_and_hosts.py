@@ -1,28 +1,12 @@
 from __future__ import annotations
 
-import stat
 from pathlib import Path
-
-from pydantic import SecretStr
 
 from askdocs.errors import NotFound
 from askdocs.guard.hosts import host_name
-from askdocs.guard.visitor import KEY_FILE, visitor_id, visitor_key
-from askdocs.settings import AskSettings, RootConfig, Settings, SiteConfig
+from askdocs.guard.visitor import visitor_id
+from askdocs.settings import RootConfig, SiteConfig
 from askdocs.sites import VISITOR, SiteCatalog
-
-
-def test_generated_key_is_persisted_private_and_stable(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path)
-    key = visitor_key(settings)
-    assert key == visitor_key(Settings(data_dir=tmp_path))
-    assert stat.S_IMODE((tmp_path / KEY_FILE).stat().st_mode) == 0o600
-
-
-def test_configured_key_wins(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, ask=AskSettings(visitor_hash_key=SecretStr("k" * 40)))
-    assert visitor_key(settings) == b"k" * 40
-    assert not (tmp_path / KEY_FILE).exists()
 
 
 def test_visitor_id_is_keyed_and_hides_the_address() -> None:

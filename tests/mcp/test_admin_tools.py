@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,12 @@ from mcp.client.session import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult
 from sqlalchemy import select
 
+from askdocs.auth.approval import mint_approval
 from askdocs.auth.jwt import mint
 from askdocs.db.admin_models import ToolGrantRow
 from askdocs.db.models import MembershipRow
 from askdocs.mcp.auth import AuthContext
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.users.service import UserService
@@ -62,14 +65,20 @@ class Rig:
         return path
 
     def caller(self, user_id: str, org: str | None) -> AuthContext:
-        token = mint(self.harness.settings, user_id, org=org)
+        token = mint(self.harness.settings, user_id, org=org, mcp=True)  # what a host holds
         return AuthContext(user_id, org, None, False, token)
 
     def client(
         self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
     ) -> Client:
-        backend = RemoteBackend("http://askdocs.test", timeout_seconds=15, transport=self.transport)
-        options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
+        approve = partial(mint_approval, self.harness.settings, self.harness.keys)
+        backend = RemoteBackend(
+            "http://askdocs.test", timeout_seconds=15, transport=self.transport, approve=approve
+        )
+        docs = docs_operations(self.harness.settings)
+        options = ServerOptions(
+            operations=docs, timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth
+        )
         server = build_server(backend, options)
         if answers is None:
             return Client(server, mode=mode)  # type: ignore[arg-type]

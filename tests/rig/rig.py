@@ -6,8 +6,9 @@ share a private PostgreSQL and a private Redis. Everything is started and stoppe
 ``rig.replicas[i].url`` each replica alone (plain http), ``rig.replicas[i].kill()`` a kill -9
 and ``.start()`` the same replica again (same port, data dir and config). Every response
 through nginx names the replica that served it in ``X-Rig-Upstream`` (``upstream_of``).
-Replicas share the configuration file (``rig.config``) and the secrets in it; each has its
-own data dir and so its own embedded index. ``extra_toml`` adds tables, ``env`` sets
+Replicas share the configuration file (``rig.config``) and the secrets key file it names
+(the signing keys are then stored in the database, as an install that configures none);
+each has its own data dir and so its own embedded index. ``extra_toml`` adds tables, ``env`` sets
 ``ASKDOCS_*`` variables for every replica and for ``rig.cli`` (askdocs commands on the same
 database). ``oidc=True`` also starts the Node OpenID provider with the rig's callback.
 """
@@ -38,13 +39,6 @@ ROOT_EMAIL = "root@example.com"
 PASSWORD = "correct horse battery staple"
 SITE_ID = "handbook"
 UPSTREAM_HEADER = "x-rig-upstream"
-SECRETS = """
-[auth]
-jwt_signing_key = "rig-jwt-signing-key-0123456789abcdef-0123456789"
-
-[ask]
-visitor_hash_key = "rig-visitor-hash-key-0123456789abcdef-0123456789"
-"""
 PAGES = {
     "index.md": "# Handbook\n\nThe handbook of the rig: installing and configuring Widget.\n",
     "install.md": (
@@ -195,7 +189,8 @@ def rig_config(
     oidc: OidcProvider | None,
     extra_toml: str,
 ) -> Path:
-    """One TOML file every replica reads: the proxy, the shared stores and secrets, a site."""
+    """One TOML file every replica reads: the proxy, the shared stores and secrets key, a
+    site."""
     docs = write_docs(base / "docs")
     sso = ""
     if oidc is not None:
@@ -222,9 +217,8 @@ provider = "none"
 allow_public_ask_without_bot_check = true
 
 [admin]
-confirmation_token_key = "{"ab" * 32}"
 secrets_key_file = "{base / "provider-secrets.key"}"
-{SECRETS}
+
 [[sites]]
 id = "{SITE_ID}"
 name = "Handbook"

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from askdocs.server.middleware import BodyLimit, SecurityHeaders
+from askdocs.middleware import BodyLimit, SecurityHeaders
 from tests.server.conftest import Rig, client
 
 pytestmark = pytest.mark.anyio

@@ -11,7 +11,7 @@ import pytest
 
 from askdocs.auth.jwt import mint
 from askdocs.db import Database
-from askdocs.mcp.auth import JwtTokenVerifier, LocalUsers
+from askdocs.mcp.auth import JwtTokenVerifier, LocalUsers, database_opener
 from askdocs.users import UserService
 from tests.assistant.conftest import Harness
 from tests.mcp.conftest import seeded_tokens
@@ -72,7 +72,7 @@ async def test_ending_every_sign_in_ends_bearer_tokens_too(harness: Harness) -> 
 
 def test_mcp_local_token_checks_compare_the_token_version(tmp_path: Path) -> None:
     tokens = seeded_tokens(tmp_path / "data")
-    verifier = JwtTokenVerifier(tokens.settings, LocalUsers(tokens.settings))
+    verifier = JwtTokenVerifier(tokens.settings, LocalUsers(database_opener(tokens.settings)))
     token = tokens.valid()
     assert anyio.run(verifier.verify_token, token) is not None
     db = Database.open(tokens.settings)

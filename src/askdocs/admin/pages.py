@@ -22,7 +22,7 @@ from pathlib import Path
 from askdocs.corpus.globs import compile_globs
 from askdocs.corpus.safe_read import decode_utf8, open_regular, read_at_most
 from askdocs.error_codes import ErrorCode
-from askdocs.errors import CorpusError, InvalidInput, NotFound, UnsafePath
+from askdocs.errors import CorpusError, InvalidInput, NotFound, UnsafePath, Vanished
 from askdocs.settings import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
 
 _INCLUDE, _EXCLUDE = compile_globs(DEFAULT_INCLUDE), compile_globs(DEFAULT_EXCLUDE)
@@ -93,6 +93,8 @@ def read_page(folder: Path, rel: str, max_bytes: int) -> PageFile | None:
 def _read_page(folder: Path, rel: str, max_bytes: int) -> PageFile | None:
     try:
         fd = open_regular(folder, rel, max_bytes)
+    except Vanished:  # no such file (or a folder on its path)
+        return None
     except CorpusError as exc:
         if exc.code == ErrorCode.UNREADABLE and not _exists(folder, rel):
             return None

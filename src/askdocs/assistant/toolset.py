@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from askdocs.admin.api import AdminApi
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.table import grantable_tools
 from askdocs.assistant.admin_tools import ADMIN_TOOL_FACTORIES
 from askdocs.assistant.docs_tool import SearchDocsTool
 from askdocs.assistant.tools import Tool, ToolRegistry
@@ -61,7 +61,7 @@ GATED = frozenset(grantable_tools())
 
 def offered_tools(registry: ToolRegistry, db: Database, user_id: str) -> ToolRegistry:
     """The tools ``user_id`` is offered now: ungated ones and the granted admin tools."""
-    ensure_first_admin_grant(db)
+    ensure_first_admin_grant(db, grantable_tools())
     with db.session() as session:
         held = set(grants_of(session, user_id))
     return registry.subset(lambda name: name not in GATED or name in held)

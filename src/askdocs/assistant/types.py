@@ -30,6 +30,20 @@ class MessageRecord:
     metadata: dict[str, Any] | None = None
 
 
+TurnState = Literal["running", "done", "failed", "interrupted"]
+ReplyState = Literal["idle", "running", "interrupted"]  # how a thread's last question stands
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """A thread's latest turn as the registry (``assistant_turns``) holds it."""
+
+    id: str
+    state: str  # TurnState
+    user_sequence: int
+    heartbeat_at: datetime
+
+
 @dataclass(frozen=True)
 class ThreadSummary:
     id: str
@@ -39,6 +53,7 @@ class ThreadSummary:
     updated_at: datetime
     archived: bool
     last_role: str | None  # role of the newest message; None for an empty thread
+    turn: TurnView | None = None  # the newest turn started on the thread, if any
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,20 @@ import re
 
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
+from askdocs.wire import BLANK_CHARS
 
 MAX_EMAIL_CHARS = 320
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+# What ``/openapi.json`` promises of an address (a regex Python, ECMA and Rust share): the
+# whitespace ``str.strip`` removes around it, an ASCII local part, a domain of host-name
+# labels in either case (the address is lower-cased). Every address it allows, the rule
+# below accepts, but for a domain over 253 characters (a look-ahead would say so, and makes
+# generating addresses from the pattern crawl); the rule also accepts non-ASCII local parts
+# (printable ones), which a JSON Schema regex cannot tell from unprintable ones.
+_SPACE = f"[{BLANK_CHARS}]*"
+_PATTERN_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PATTERN_DOMAIN = rf"{_PATTERN_LABEL}(?:\.{_PATTERN_LABEL})*"
+EMAIL_PATTERN = rf"^{_SPACE}[!-?A-~]+@{_PATTERN_DOMAIN}{_SPACE}$"
 
 
 def normalise_email(email: str) -> str:

@@ -11,11 +11,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import anyio
 import click
 
 from askdocs.auth.jwt import mint
 from askdocs.cli.context import CliContext
-from askdocs.db import Database
+from askdocs.core import Core
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import parse_role
@@ -25,11 +26,13 @@ from askdocs.users.service import UserService
 
 @contextmanager
 def accounts_of(ctx: CliContext) -> Iterator[Accounts]:
-    db = Database.open(ctx.settings)
+    """The accounts of the data dir's database, opened through the ``Core`` as every
+    surface opens it."""
+    core = Core(ctx.settings)
     try:
-        yield Accounts(ctx.settings, db)
+        yield Accounts(ctx.settings, core.database())
     finally:
-        db.close()
+        anyio.run(core.aclose)
 
 
 def read_password() -> str:
@@ -161,23 +164,31 @@ def token() -> None:
 @click.option("--email", required=True, help="The user the token is for.")
 @click.option("--ttl", type=click.IntRange(min=60), default=None, help="Lifetime in seconds.")
 @click.option("--org", default=None, help="Organisation id the token is scoped to.")
+@click.option(
+    "--mcp",
+    is_flag=True,
+    help="For an MCP client (server mode): applies a change only with the person's approval.",
+)
 @click.pass_obj
-def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) -> None:
-    """Mint an HS256 bearer token; prints the token as the last line."""
+def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None, mcp: bool) -> None:
+    """Mint an HS256 bearer token; prints the token as the last line. Give an MCP client
+    (and so a model's host) only a token made with --mcp."""
     with accounts_of(obj) as accounts:
         service: UserService = accounts.users
         user = service.by_email(email)
         role = service.role_in(user.id, org) if org else None
-    value = mint(
-        obj.settings,
-        user.id,
-        email=user.email,
-        ttl_seconds=ttl,
-        org=org if role else None,
-        org_role=role,
-        platform_admin=user.platform_admin,
-        token_version=user.token_version,
-    )
+        value = mint(
+            obj.settings,
+            user.id,
+            email=user.email,
+            ttl_seconds=ttl,
+            org=org if role else None,
+            org_role=role,
+            platform_admin=user.platform_admin,
+            token_version=user.token_version,
+            mcp=mcp,
+            keys=accounts.keys,
+        )
     lifetime = ttl or obj.settings.auth.default_token_ttl_seconds
     click.echo(f"token for {user.email}, valid {lifetime} s", err=True)
     click.echo(value)

@@ -24,7 +24,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,10 +57,20 @@ class AltchaKeys:
 class AltchaCheck:
     name = "altcha"
 
-    def __init__(self, keys: AltchaKeys, policy: AltchaPolicy, store: RateLimitStore) -> None:
-        self._keys = keys
+    def __init__(
+        self,
+        keys: AltchaKeys | Callable[[], AltchaKeys],  # a callable: read when needed
+        policy: AltchaPolicy,
+        store: RateLimitStore,
+    ) -> None:
+        self._keys_of = keys
         self._policy = policy
         self._store = store
+
+    @property
+    def _keys(self) -> AltchaKeys:
+        keys = self._keys_of
+        return keys() if callable(keys) else keys
 
     def challenge(self, action: str, now: int | None = None) -> dict[str, Any]:
         """A fresh signed challenge for ``action`` (the widget's JSON)."""

@@ -15,10 +15,10 @@ from collections.abc import Collection
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
-from askdocs.auth.keys import derived_key
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
 from askdocs.guard.limits import RateLimitStore, guard_seconds
+from askdocs.keys import KeyRing
 from askdocs.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -114,28 +114,35 @@ def beyond_loopback(settings: Settings, host: str) -> bool:
     return behind_a_proxy(settings) or not is_loopback(host)
 
 
-def create_bot_check(settings: Settings, store: RateLimitStore) -> BotCheck:
+def create_bot_check(
+    settings: Settings, store: RateLimitStore, keys: KeyRing | None = None
+) -> BotCheck:
     """The bot check in force (``chosen_provider``); ALTCHA remembers used solutions in
-    ``store``, the limits store every replica shares."""
+    ``store``, the limits store every replica shares, and signs with keys derived from the
+    install's ``jwt`` key in ``keys`` (read when the first challenge is made)."""
     bot = settings.bot_check
     provider = chosen_provider(settings)
     if provider == "off":
         return NoBotCheck(allow_remote=bot.allow_public_ask_without_bot_check)
     if provider == "altcha":
-        return _altcha(settings, store)
+        if keys is None:
+            raise ConfigError("the ALTCHA bot check signs with the install's keys: pass them")
+        return _altcha(settings, store, keys)
     if bot.secret is None or not bot.secret.get_secret_value():
         raise ConfigError("bot_check.provider is 'turnstile' but bot_check.secret is not set")
     return TurnstileCheck(bot.secret.get_secret_value(), bot.verify_url, bot.timeout_seconds)
 
 
-def _altcha(settings: Settings, store: RateLimitStore) -> BotCheck:
+def _altcha(settings: Settings, store: RateLimitStore, ring: KeyRing) -> BotCheck:
     from askdocs.guard.altcha import AltchaCheck, AltchaKeys, AltchaPolicy  # altcha: on use
 
     bot = settings.bot_check
-    keys = AltchaKeys(
-        derived_key(settings, "askdocs altcha challenge"),
-        derived_key(settings, "askdocs altcha solution"),
-    )
+
+    def keys() -> AltchaKeys:
+        return AltchaKeys(
+            ring.derived("askdocs altcha challenge"), ring.derived("askdocs altcha solution")
+        )
+
     policy = AltchaPolicy(
         bot.altcha_cost,
         bot.altcha_max_number,

@@ -14,17 +14,27 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.llm.types import ChatMessage
 from askdocs.settings import AskSettings
+from askdocs.wire import BLANK_CHARS
 
-_LOCALE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$")
+_LOCALE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}")
+LOCALE_PATTERN = f"^{_LOCALE.pattern}$"  # what /openapi.json says (the server: fullmatch)
+MAX_TOKEN_CHARS = 2048
 _FORBIDDEN_CHARS = re.compile(r"[\x00\ud800-\udfff]")
 ASK_FIELDS = frozenset({"token", "messages", "locale"})
 MESSAGE_FIELDS = frozenset({"role", "content"})
+
+
+# What ``/openapi.json`` says of text fields, in a syntax Python, ECMA and Rust regexes share
+# (``\xHH``, ``\uHHHH``): clean text has no NUL (unpaired surrogates are not generated nor
+# valid JSON text); non-blank text also holds a character ``str.split()`` keeps.
+CLEAN_PATTERN = r"^[^\x00]*$"
+NONBLANK_PATTERN = rf"^[^\x00]*[^\x00{BLANK_CHARS}][^\x00]*$"
 
 
 def is_clean_text(value: str) -> bool:
@@ -39,7 +49,13 @@ def clean_text(value: str) -> str:
     return value
 
 
-CleanText = Annotated[str, AfterValidator(clean_text)]
+CleanText = Annotated[
+    str, AfterValidator(clean_text), Field(json_schema_extra={"pattern": CLEAN_PATTERN})
+]
+# clean text that is not blank (``str.split()`` keeps something); the caller refuses blank
+NonBlankText = Annotated[
+    str, AfterValidator(clean_text), Field(json_schema_extra={"pattern": NONBLANK_PATTERN})
+]
 
 
 class PayloadTooLarge(InvalidInput):
@@ -75,8 +91,10 @@ def parse_ask_body(raw: bytes, limits: AskSettings) -> AskInput:
     token = body.get("token", "")
     if token is None:
         token = ""
-    if not isinstance(token, str):
-        raise _invalid(ErrorCode.INVALID_BODY, "token must be a string")
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+        raise _invalid(
+            ErrorCode.INVALID_BODY, f"token must be a string of at most {MAX_TOKEN_CHARS}"
+        )
     messages = check_messages(body.get("messages"), limits)
     return AskInput(token, messages, _locale(body.get("locale")))
 
@@ -143,7 +161,7 @@ def _load(raw: bytes) -> Any:
 def _locale(value: Any) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not _LOCALE.match(value):
+    if not isinstance(value, str) or not _LOCALE.fullmatch(value):
         raise _invalid(ErrorCode.INVALID_LOCALE, "locale must look like 'en' or 'pt-BR'")
     return value
 

@@ -98,6 +98,7 @@ class EdgeBackend:
             raise VectorStoreError(f"cannot create the index folder {root}: {exc}") from exc
         self._handles: dict[str, _Handle] = {}
         self._lock = threading.Lock()
+        self._closed = False  # a closed backend opens no shard again
 
     # -- locks and pointers ------------------------------------------------------------
 
@@ -280,6 +281,8 @@ class EdgeBackend:
 
     def _open(self, name: str) -> _Handle:
         with self._lock:
+            if self._closed:
+                raise CollectionGone(f"collection {name}: the index store is closed")
             handle = self._handles.get(name)
             if handle is not None:
                 return handle
@@ -337,6 +340,7 @@ class EdgeBackend:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             handles = list(self._handles.values())
             self._handles.clear()
         for handle in handles:

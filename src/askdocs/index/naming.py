@@ -8,6 +8,11 @@ A collection is named ``docs_{model-slug}_{model-hash8}_{corpus-hash12}`` (seed 
   lexical analysis version and the storage layout (quantization), so any doc edit, any
   change to the point layout, the chunking, the BM25 tokenisation or the quantization
   gives a new name.
+
+On a Qdrant server several installs may share, the names are scoped by the install
+(``scoped_name``): ``docs_{scope}_{model-slug}_{model-hash8}_{corpus-hash12}`` with the
+alias ``docs_{scope}_{model-slug}_{model-hash8}_current``, ``scope`` ten hex digits of the
+install id's hash, so two installs (even of the same docs) never share a name or an alias.
 """
 
 from __future__ import annotations
@@ -68,6 +73,29 @@ def model_key_of(name: str) -> str | None:
     """The ``{slug}_{hash8}`` part of a collection name, or None for a foreign name."""
     match = _NAME.match(name)
     return f"{match.group(1)}_{match.group(2)}" if match else None
+
+
+def scope_of(install: str) -> str:
+    """The install's part of its names on a shared server: 10 hex digits of its id's hash."""
+    return _sha(f"askdocs-install:{install}")[:10]
+
+
+def scoped_name(scope: str, name: str) -> str:
+    """``docs_{model}_{h8}_{h12}`` as the install ``scope`` names it on a shared server."""
+    return f"{PREFIX}_{scope}_{name.removeprefix(PREFIX + '_')}"
+
+
+def unscoped_name(scope: str, physical: str) -> str | None:
+    """The collection name a scoped server name stands for; None for another scope's."""
+    head = f"{PREFIX}_{scope}_"
+    if not physical.startswith(head):
+        return None
+    name = f"{PREFIX}_{physical.removeprefix(head)}"
+    return name if model_key_of(name) is not None else None
+
+
+def alias_name(scope: str, model_key: str) -> str:
+    return f"{PREFIX}_{scope}_{model_key}_current"
 
 
 def point_id(site: str, chunk_id: str) -> str:

@@ -1,19 +1,22 @@
 """Server mode: every tool calls the askdocs HTTP API with the caller's bearer token unchanged.
 
 The API re-checks the token and applies its own scoping; this side only forwards. Every
+URL is built by ``routes.api_path`` from a route template and checked, quoted ids. Every
 request is bounded (connect, read, write, pool timeouts) and every failure becomes an
-``AskDocsError`` whose text says what to do.
+``AskDocsError`` whose text says what to do. An apply the person accepted carries the
+approval proof ``approve`` mints (``askdocs.auth.approval``): the API demands it of the
+MCP token this server forwards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 import httpx
 from pydantic import ValidationError
 
+from askdocs.auth.approval import HEADER as APPROVAL_HEADER
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import (
     AskDocsError,
@@ -24,16 +27,19 @@ from askdocs.errors import (
     RateLimited,
     ServiceUnavailable,
 )
+from askdocs.mcp import routes
 from askdocs.mcp.backend import ArticleArgs, Call, SearchArgs
 from askdocs.mcp.errors import mcp_code
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
 from askdocs.mcp.refs import split_ref
+from askdocs.mcp.routes import api_path
 from askdocs.mcp.wire import article_from_api, ask_from_api, catalog_from_api, search_from_api
 from askdocs.types import DEFAULT_LOCALE
 
 T = TypeVar("T")
 CONNECT_SECONDS = 3.0
 USER_AGENT = "askdocs-mcp"
+Approver = Callable[[str, str], str]  # (user id, confirmation token) -> approval proof
 
 
 class RemoteBackend:
@@ -46,10 +52,12 @@ class RemoteBackend:
         *,
         timeout_seconds: float,
         transport: httpx.AsyncBaseTransport | None = None,
+        approve: Approver | None = None,
         public_url: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.public_url = (public_url or base_url).rstrip("/")
+        self.approve = approve
         timeout = httpx.Timeout(timeout_seconds, connect=min(CONNECT_SECONDS, timeout_seconds))
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
@@ -77,20 +85,23 @@ class RemoteBackend:
 
     async def search(self, call: Call, args: SearchArgs) -> SearchOutput:
         params = _params(q=args.query, site=args.site, locale=args.locale, limit=args.limit)
-        data = await self._request(call, "GET", "/api/search", params=params)
+        data = await self._request(call, "GET", api_path(routes.SEARCH), params=params)
         return _parsed(lambda: search_from_api(args.query, data))
 
     async def article(self, call: Call, args: ArticleArgs) -> ArticleOutput:
         key, anchor = split_ref(args.ref)
         slug = key.removesuffix(".md").removesuffix(".mdx") or "index"
-        path = f"/api/docs/articles/{quote(slug, safe='/')}"
+        try:
+            path = api_path(routes.ARTICLE, slug=slug)
+        except InvalidInput:  # not a slug: no such page (local mode answers alike)
+            raise _not_found("article-not-found", f"no page {args.ref!r}") from None
         params = _params(site=args.site, locale=args.locale or DEFAULT_LOCALE)
         data = await self._request(call, "GET", path, params=params)
         return _parsed(lambda: article_from_api(args.section or anchor, data))
 
     async def catalog(self, call: Call, site: str | None, locale: str | None) -> CatalogOutput:
         params = _params(site=site, locale=locale or DEFAULT_LOCALE)  # the reader wants one
-        data = await self._request(call, "GET", "/api/docs/catalog", params=params)
+        data = await self._request(call, "GET", api_path(routes.CATALOG), params=params)
         return _parsed(lambda: catalog_from_api(data))
 
     async def ask(self, call: Call, question: str, site: str | None) -> AskOutput:
@@ -102,20 +113,25 @@ class RemoteBackend:
                 code=ErrorCode.ASK_SITE_UNSUPPORTED,
             )
         body = {"messages": [{"role": "user", "content": question}]}
-        response = await self._send(call, "POST", "/api/ask", json=body)
+        response = await self._send(call, "POST", api_path(routes.ASK), json=body)
         return ask_from_api(response.text, response.headers.get("X-Ask-Sources", ""))
 
-    async def admin(
+    async def call_api(
         self,
         call: Call,
         method: str,
-        path: str,
+        route: str,
+        *,
+        ids: Mapping[str, str] | None = None,
         body: Mapping[str, Any] | None = None,
         params: Mapping[str, object] | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        """One ``/api/v1/admin`` request as the caller; the API checks gates and grants."""
+        """One request to ``route`` (a ``routes`` template, its ``ids`` checked and
+        quoted) as the caller, answering a JSON object; the API checks gates and grants."""
+        path = api_path(route, **(ids or {}))
         data = await self._request(
-            call, method, f"/api/v1/admin{path}", json=body, params=_params(**(params or {}))
+            call, method, path, json=body, params=_params(**(params or {})), headers=headers
         )
         if not isinstance(data, dict):
             raise ServiceUnavailable(
@@ -123,13 +139,24 @@ class RemoteBackend:
             )
         return data
 
+    async def apply_approved(
+        self, call: Call, operation: str, body: Mapping[str, Any], token: str
+    ) -> dict[str, Any]:
+        """Apply a change the person accepted: the confirmation token plus the proof."""
+        user = call.auth.sub if call.auth else ""
+        proof = {APPROVAL_HEADER: self.approve(user, token)} if self.approve else None
+        sent = {**body, "confirmationToken": token}
+        return await self.call_api(
+            call, "POST", routes.APPLY, ids={"operation": operation}, body=sent, headers=proof
+        )
+
     async def store_proposal(
         self, call: Call, slug: str, body: Mapping[str, Any]
     ) -> dict[str, Any]:
         """Propose and store a change for the caller to apply on the web (``applyUrl`` made
         absolute against the public address)."""
         sent = {"operation": slug, "arguments": dict(body)}
-        data = await self._request(call, "POST", "/api/v1/proposals", json=sent)
+        data = await self._request(call, "POST", api_path(routes.STORE_PROPOSAL), json=sent)
         if not isinstance(data, dict) or not isinstance(data.get("applyUrl"), str):
             raise ServiceUnavailable(
                 "the askdocs API sent an unexpected answer", code=ErrorCode.API_BAD_RESPONSE
@@ -146,8 +173,17 @@ class RemoteBackend:
                 code=ErrorCode.API_BAD_RESPONSE,
             ) from exc
 
-    async def _send(self, call: Call, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        headers = {"Authorization": f"Bearer {call.auth.token}"} if call.auth else {}
+    async def _send(
+        self,
+        call: Call,
+        method: str,
+        path: str,
+        headers: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> httpx.Response:
+        headers = {**(headers or {})}
+        if call.auth:
+            headers["Authorization"] = f"Bearer {call.auth.token}"
         try:
             response = await self._client.request(method, path, headers=headers, **kwargs)
         except httpx.TimeoutException as exc:

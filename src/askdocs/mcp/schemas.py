@@ -10,11 +10,11 @@ caller's token like any other request.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
-from urllib.parse import quote
 
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from askdocs.mcp import routes
 from askdocs.mcp.backend import Call
 
 if TYPE_CHECKING:
@@ -61,8 +61,11 @@ class SchemaTool:
         self.tools = tools
 
     async def fetch(self, call: Call, operation: str | None) -> SchemasOutput:
-        path = "/schemas" if operation is None else f"/schemas/{quote(operation, safe='')}"
-        data = await self.remote.admin(call, "GET", path)
+        if operation is None:
+            data = await self.remote.call_api(call, "GET", routes.SCHEMAS)
+        else:
+            ids = {"schemaId": operation}
+            data = await self.remote.call_api(call, "GET", routes.SCHEMA, ids=ids)
         entries = data["operations"] if operation is None else [data]
         return SchemasOutput(operations=[_entry(entry) for entry in entries])
 

@@ -17,7 +17,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from askdocs.listen import listen
 from askdocs.mcp.backend import DocsBackend
-from askdocs.server.middleware import BodyLimit, SecurityHeaders
+from askdocs.middleware import BodyLimit, SecurityHeaders
 
 MCP_PATH = "/mcp"
 MAX_BODY_BYTES = 4 * 1024 * 1024  # the SDK's own JSON-RPC message limit

@@ -9,37 +9,28 @@ no case folding after validation).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
+from askdocs.corpus.urls import valid_slug
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 LOCALES: tuple[str, ...] = ("en", "cs", "sk")
 IMAGE_EXTENSIONS: tuple[str, ...] = ("png", "jpg", "gif", "webp")
 
-MAX_SLUG_CHARS = 200
-MAX_SLUG_SEGMENTS = 16
-_SEGMENT = re.compile(r"[\w~-](?:[\w.~ -]{0,98}[\w.~-])?")
 _ASSET_ID = re.compile(r"[0-9a-f]{64}\.(?:png|jpg|gif|webp)")
 
 
 def check_slug(slug: str) -> str:
     """Return ``slug`` if it is a well-formed article slug, else raise ``InvalidInput``.
 
-    A slug is 1-16 ``/``-separated segments of letters, digits, ``_``, ``~``, ``-``, ``.``
-    and inner spaces, never starting with a dot (so no ``.`` or ``..`` segment); at most
+    A slug is 1-16 ``/``-separated segments of letters, digits, ``_``, ``~``, ``+``, ``-``,
+    ``.`` and inner spaces, never starting with a dot (so no ``.`` or ``..`` segment); at most
     200 characters; printable; stable under NFKC (fullwidth dots and other compatibility
-    forms never pass). Slugs are only ever dictionary keys, never file paths.
+    forms never pass): ``corpus.urls.valid_slug``. Slugs are only ever dictionary keys,
+    never file paths.
     """
-    if not 0 < len(slug) <= MAX_SLUG_CHARS or not slug.isprintable():
-        raise _bad_slug()
-    if unicodedata.normalize("NFKC", slug) != slug:
-        raise _bad_slug()
-    segments = slug.split("/")
-    if len(segments) > MAX_SLUG_SEGMENTS:
-        raise _bad_slug()
-    if not all(_SEGMENT.fullmatch(segment) for segment in segments):
+    if not valid_slug(slug):
         raise _bad_slug()
     return slug
 

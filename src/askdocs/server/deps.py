@@ -162,7 +162,7 @@ def public_site(
 
 async def get_client(request: Request) -> str:
     """The client's address: the peer's, or the one a trusted proxy names (the request
-    already says so: ``server.middleware.Forwarded``)."""
+    already says so: ``askdocs.middleware.Forwarded``)."""
     return request.client.host if request.client else UNKNOWN
 
 
@@ -170,7 +170,7 @@ ClientDep = Annotated[str, Depends(get_client)]
 
 
 async def get_visitor(app: AppDep, client: ClientDep) -> str:
-    return visitor_id(app.visitor_key, client)
+    return visitor_id(await app.visitor_secret(), client)
 
 
 VisitorDep = Annotated[str, Depends(get_visitor)]

@@ -1,6 +1,6 @@
 """The origins of a request: where the visitor sent it, and askdocs's public origin.
 
-By the time a route runs, ``server.middleware.Forwarded`` has taken the scheme and ``Host``
+By the time a route runs, ``askdocs.middleware.Forwarded`` has taken the scheme and ``Host``
 from a trusted proxy's headers into the request. On top of that:
 
 - ``request_origin``: ``server.public_url`` when the request came for its host (so a TLS

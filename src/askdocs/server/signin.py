@@ -18,7 +18,6 @@ from fastapi import Depends, Request, Response
 
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.device import DEVICE_COOKIE, DEVICE_PURPOSE, DeviceMark, recognised, seal
-from askdocs.auth.keys import derived_key
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
 from askdocs.guard.attempts import Attempt, count_attempt, count_failure
@@ -37,7 +36,7 @@ Runtime = AssistantDep
 
 
 def accounts_for(runtime: AssistantRuntime) -> Accounts:
-    return Accounts(runtime.settings, runtime.db)
+    return Accounts(runtime.settings, runtime.db, runtime.keys)
 
 
 async def get_accounts(runtime: Runtime) -> Accounts:
@@ -131,19 +130,30 @@ def device_max_age(settings: Settings) -> int:
     return settings.auth.device_cookie_days * 86400
 
 
-def recognised_device(request: Request, settings: Settings, email: str) -> str | None:
+async def device_keys(accounts: Accounts) -> tuple[bytes, ...]:
+    """The device cookie's keys: one per verifying ``jwt`` version (``askdocs.keys``), the
+    signing one first, so every replica seals and opens alike, across a rotation."""
+    return await anyio.to_thread.run_sync(accounts.keys.derived_all, DEVICE_PURPOSE)
+
+
+async def recognised_device(request: Request, accounts: Accounts, email: str) -> str | None:
     """This browser's device id when it holds a live device cookie of ``email``'s account."""
-    key = derived_key(settings, DEVICE_PURPOSE)
-    value = request.cookies.get(DEVICE_COOKIE)
-    return recognised(key, value, email, int(time.time()), device_max_age(settings))
+    value, now = request.cookies.get(DEVICE_COOKIE), int(time.time())
+    max_age = device_max_age(accounts.settings)
+    for key in await device_keys(accounts):
+        found = recognised(key, value, email, now, max_age)
+        if found is not None:
+            return found
+    return None
 
 
 async def checked_attempt(
-    request: Request, settings: Settings, limiter: Limiter, visitor: str, email: str
+    request: Request, accounts: Accounts, limiter: Limiter, visitor: str, email: str
 ) -> str | None:
     """Count one password check for ``email`` (429 ``sign_in_limited`` at a limit, 503 when
     the limits store cannot answer); the recognised device id, if any."""
-    device = recognised_device(request, settings, email)
+    settings = accounts.settings
+    device = await recognised_device(request, accounts, email)
     attempt = Attempt(email, visitor, device)
     timeout = limiter.guard_seconds  # the store keeps its own bound
     await count_attempt(limiter.store, settings.auth, attempt, int(time.time()), timeout)
@@ -152,7 +162,7 @@ async def checked_attempt(
 
 async def password_checked(
     request: Request,
-    settings: Settings,
+    accounts: Accounts,
     limiter: Limiter,
     visitor: str,
     email: str,
@@ -162,28 +172,31 @@ async def password_checked(
     is counted and may be refused before it runs, and a wrong password from an
     unrecognised browser counts against the account. The check's result and the
     recognised device id."""
-    device = await checked_attempt(request, settings, limiter, visitor, email)
+    device = await checked_attempt(request, accounts, limiter, visitor, email)
     try:
         return await check(), device
     except AuthError as exc:
         if exc.code == ErrorCode.INVALID_CREDENTIALS:
             attempt = Attempt(email, visitor, device)
+            settings = accounts.settings
             timeout = limiter.guard_seconds  # the store keeps its own bound
             now = int(time.time())
             await count_failure(limiter.store, settings.auth, attempt, now, timeout)
         raise
 
 
-def set_device_cookie(
-    response: Response, request: Request, settings: Settings, email: str, device: str | None
+async def set_device_cookie(
+    response: Response, request: Request, accounts: Accounts, email: str, device: str | None
 ) -> None:
     """Recognise this browser for ``email``'s account (keeping its device id when it had one)."""
+    settings = accounts.settings
     mark = DeviceMark.fresh(email, int(time.time()))
     if device is not None:
         mark = DeviceMark(mark.account, device, mark.issued_at)
+    keys = await device_keys(accounts)
     response.set_cookie(
         DEVICE_COOKIE,
-        seal(derived_key(settings, DEVICE_PURPOSE), mark),
+        seal(keys[0], mark),
         max_age=device_max_age(settings),
         path=DEVICE_PATH,
         httponly=True,

@@ -32,6 +32,7 @@ from askdocs.guard.hosts import site_hosts
 from askdocs.settings import Settings, SiteConfig
 from askdocs.sites.defaults import DEFAULT_SITE_ID, own_docs_site
 from askdocs.sites.registry import registered_sites
+from askdocs.types import Audience
 
 
 class SiteSource(StrEnum):
@@ -63,6 +64,14 @@ class SiteCaller:
     @property
     def reads_developer_pages(self) -> bool:
         return self.everything or self.signed_in
+
+    def search_audience(self, requested: Audience | None = None) -> tuple[Audience | None, bool]:
+        """The one audience rule of every surface: the audience a search for this caller
+        reads (None: both), and whether ``requested`` is one the reader shows them at all
+        (a visitor asking for developer pages gets none: the reader refuses them)."""
+        if self.reads_developer_pages:
+            return requested, True
+        return "user", requested in (None, "user")
 
     def may_use(self, entry: CatalogEntry) -> bool:
         if self.everything:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from askdocs.db import Database
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, InvalidInput, NotFound
+from askdocs.keys import KeyRing
 from askdocs.settings import Settings
 from askdocs.users import passwords
 from askdocs.users.invitations import Invitation, Invitations, NewInvitation, invalid_link
@@ -36,10 +37,11 @@ class Accepted:
 
 
 class Accounts:
-    def __init__(self, settings: Settings, db: Database) -> None:
+    def __init__(self, settings: Settings, db: Database, keys: KeyRing | None = None) -> None:
         auth = settings.auth
         self.settings = settings
         self.db = db
+        self.keys = keys or KeyRing(settings, lambda: db)  # bearer tokens, sign-on state
         self.users = UserService(db)
         self.sessions = SessionStore(db, auth.session_idle_seconds, auth.session_absolute_seconds)
         self.invitations = Invitations(db, auth.invitation_ttl_seconds)

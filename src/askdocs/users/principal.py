@@ -10,6 +10,7 @@ from __future__ import annotations
 from askdocs.auth.jwt import Claims, verify
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError
+from askdocs.keys import KeyRing
 from askdocs.settings import Settings
 from askdocs.users.service import UserService
 from askdocs.users.types import Principal
@@ -35,8 +36,10 @@ def resolve(users: UserService, claims: Claims) -> Principal:
             code=ErrorCode.TOKEN_REVOKED,
         )
     role = users.role_in(user.id, claims.org) if claims.org else None
-    return Principal(user=user, org=claims.org if role else None, org_role=role)
+    return Principal(user=user, org=claims.org if role else None, org_role=role, mcp=claims.mcp)
 
 
-def authenticate(settings: Settings, users: UserService, authorization: str | None) -> Principal:
-    return resolve(users, verify(bearer_token(authorization), settings))
+def authenticate(
+    settings: Settings, users: UserService, authorization: str | None, keys: KeyRing | None = None
+) -> Principal:
+    return resolve(users, verify(bearer_token(authorization), settings, keys))

@@ -29,12 +29,14 @@ class Principal:
     """Who is calling, re-read from the database for this request (never from the token alone).
 
     ``org``/``org_role`` are set only when the token names an organisation the user is
-    still a member of; ``platform_admin`` is the database's value.
+    still a member of; ``platform_admin`` is the database's value. ``mcp``: signed in with
+    an MCP token, which applies a change only with the person's approval proof.
     """
 
     user: User
     org: str | None
     org_role: OrgRole | None
+    mcp: bool = False
 
     @property
     def user_id(self) -> str:

@@ -67,7 +67,8 @@ def identify(settings: Settings, accounts: Accounts, facts: RequestFacts) -> Sig
     """The caller, or ``AuthError`` 401 (``missing_token`` when no credential came at all)."""
     authorization = facts.headers.get("authorization")
     if authorization is not None:
-        return SignedIn(authenticate(settings, accounts.users, authorization), None)
+        principal = authenticate(settings, accounts.users, authorization, accounts.keys)
+        return SignedIn(principal, None)
     token = facts.cookies.get(settings.auth.session_cookie)
     if not token:
         raise AuthError("sign in, or send a bearer token", code=ErrorCode.MISSING_TOKEN)

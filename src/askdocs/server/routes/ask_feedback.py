@@ -43,7 +43,18 @@ class FeedbackIn(Wire):
     comment: CleanText | None = Field(default=None, max_length=500)
 
 
-@router.post("/api/ask/feedback", status_code=204, responses=_ERRORS)  # type: ignore[arg-type]
+_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": FeedbackIn.model_json_schema()}},
+}
+
+
+@router.post(
+    "/api/ask/feedback",
+    status_code=204,
+    responses=_ERRORS,  # type: ignore[arg-type]
+    openapi_extra={"requestBody": _BODY},
+)
 async def feedback(
     request: Request,
     site: HostSiteDep,

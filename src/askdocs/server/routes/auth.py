@@ -76,14 +76,14 @@ async def sign_in(
     agent = request.headers.get("user-agent", "")
     (user, new), device = await password_checked(
         request,
-        settings,
+        accounts,
         limiter,
         visitor,
         body.email,
         lambda: anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent),
     )
     set_session_cookie(response, request, settings, new.token)
-    set_device_cookie(response, request, settings, user.email, device)
+    await set_device_cookie(response, request, accounts, user.email, device)
     response.headers["Cache-Control"] = "no-store"
     return await anyio.to_thread.run_sync(me_of, accounts, user, new.info)
 
@@ -168,7 +168,7 @@ async def change_password(
         )
 
     try:
-        await password_checked(request, accounts.settings, limiter, visitor, user.email, check)
+        await password_checked(request, accounts, limiter, visitor, user.email, check)
     except AuthError as exc:
         if exc.code != ErrorCode.INVALID_CREDENTIALS:
             raise

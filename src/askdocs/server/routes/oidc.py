@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import hmac
 import time
+from typing import Any
 from urllib.parse import urlencode
 
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from askdocs.auth.keys import derived_key
 from askdocs.auth.oidc import OidcClient
 from askdocs.auth.oidc_state import STATE_COOKIE, FlowState, seal, unseal
 from askdocs.auth.redirects import safe_next
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound, ServiceUnavailable
+from askdocs.keys import KeyRing
 from askdocs.server.origin import public_origin, request_origin
 from askdocs.server.signin import (
     AccountsDep,
@@ -45,8 +46,17 @@ def client_of(settings: Settings) -> OidcClient:
     return OidcClient(settings.auth.oidc)
 
 
-def state_key(settings: Settings) -> bytes:
-    return derived_key(settings, "askdocs oidc state")
+STATE_PURPOSE = "askdocs oidc state"
+
+
+def unseal_any(keys: KeyRing, value: str | None, now: int) -> FlowState | None:
+    """The state sealed with the key of any verifying ``jwt`` version (a rotation between
+    the redirect and the callback still works)."""
+    for key in keys.derived_all(STATE_PURPOSE):
+        flow = unseal(key, value, now)
+        if flow is not None:
+            return flow
+    return None
 
 
 def redirect_uri(request: Request) -> str:
@@ -60,7 +70,16 @@ def failed(code: ErrorCode) -> RedirectResponse:
     return response
 
 
-@router.get("/start")
+# both answer a redirect, as /openapi.json says (issue #27, defect 11)
+_TO_PROVIDER: dict[int | str, dict[str, Any]] = {
+    303: {"description": "Redirect to the provider's sign-in page"}
+}
+_BACK: dict[int | str, dict[str, Any]] = {
+    303: {"description": "Redirect to `next`, or to /sign-in?error=<code> on a failure"}
+}
+
+
+@router.get("/start", status_code=303, response_class=RedirectResponse, responses=_TO_PROVIDER)
 async def start(
     request: Request, accounts: AccountsDep, next: str | None = None
 ) -> RedirectResponse:
@@ -69,10 +88,11 @@ async def start(
     expires = int(time.time()) + settings.auth.oidc.state_ttl_seconds
     flow = FlowState.fresh(safe_next(next, request_origin(request)), expires)
     url = await client.authorization_url(flow, redirect_uri(request))
+    sealing = await anyio.to_thread.run_sync(accounts.keys.derived, STATE_PURPOSE)
     response = RedirectResponse(url, 303)
     response.set_cookie(
         STATE_COOKIE,
-        seal(state_key(settings), flow),
+        seal(sealing, flow),
         max_age=settings.auth.oidc.state_ttl_seconds,
         path="/api/v1/auth/oidc",
         httponly=True,
@@ -83,7 +103,7 @@ async def start(
     return response
 
 
-@router.get("/callback")
+@router.get("/callback", status_code=303, response_class=RedirectResponse, responses=_BACK)
 async def callback(
     request: Request,
     accounts: AccountsDep,
@@ -93,7 +113,8 @@ async def callback(
 ) -> RedirectResponse:
     settings = accounts.settings
     client = client_of(settings)
-    flow = unseal(state_key(settings), request.cookies.get(STATE_COOKIE), int(time.time()))
+    cookie, now = request.cookies.get(STATE_COOKIE), int(time.time())
+    flow = await anyio.to_thread.run_sync(unseal_any, accounts.keys, cookie, now)
     if flow is None or not state or not hmac.compare_digest(state, flow.state):
         return failed(ErrorCode.OIDC_STATE_MISMATCH)
     if error or not code:
@@ -110,7 +131,7 @@ async def callback(
     response = RedirectResponse(safe_next(flow.next, request_origin(request)), 303)
     response.delete_cookie(STATE_COOKIE, path="/api/v1/auth/oidc")
     set_session_cookie(response, request, settings, new.token)
-    device = recognised_device(request, settings, user.email)
-    set_device_cookie(response, request, settings, user.email, device)
+    device = await recognised_device(request, accounts, user.email)
+    await set_device_cookie(response, request, accounts, user.email, device)
     response.headers["Cache-Control"] = "no-store"
     return response

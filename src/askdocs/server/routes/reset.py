@@ -38,6 +38,6 @@ async def reset_password(
         accounts.reset_password, body.token, body.password, agent
     )
     set_session_cookie(response, request, accounts.settings, new.token)
-    set_device_cookie(response, request, accounts.settings, user.email, None)
+    await set_device_cookie(response, request, accounts, user.email, None)
     response.headers["Cache-Control"] = "no-store"
     return await anyio.to_thread.run_sync(me_of, accounts, user, new.info)

@@ -6,10 +6,14 @@ The site is resolved first (``404 site_not_found``); then the search runs throug
 any work, a deadline on the whole search (``503 search_timeout``), and a caller that
 disconnects stops the work (``499 client_closed_request``, in the log and the metrics).
 A keyword-only answer says how far the vectors are (``indexing``).
+
+A caller finds exactly the pages the reader shows them (``SiteCaller.search_audience``):
+a visitor user pages only, a signed-in member developer pages too.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Annotated, Any
 
@@ -66,12 +70,13 @@ async def search(
             "q must be non-empty text without NUL characters", code=ErrorCode.INVALID_QUERY
         )
     chosen = public_site(catalog, host, site, caller)
+    readable, shown = caller.search_audience(audience)
     run = partial(
         engine.search,
         q,
         site=chosen.id,
         locale=locale,
-        audience=audience,
+        audience=readable,
         limit=limit,
         group=group.lower() if group else None,
     )
@@ -81,6 +86,8 @@ async def search(
 
     gone = partial(until_disconnected, request.receive)
     result = await execution.run(account_of(caller, visitor), engine.query_is_paid, work, gone)
+    if not shown:
+        result = replace(result, hits=(), match=False)
     indexing = None
     if result.mode == "keyword":  # say how far the vectors are (the banner's numbers)
         indexing = IndexingOut.of(await app.pool.run(partial(app.core.index_state, chosen.id)))

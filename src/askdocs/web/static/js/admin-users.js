@@ -1,6 +1,7 @@
 // The Users and grants panel: members and their roles, invitation links, and tool grants
-// (proposed, then applied with the confirmation token, like every admin change).
+// (admin-grants.js: proposed, reviewed, then applied, like every admin change).
 import { el } from "./account-api.js";
+import { grantEditor } from "./admin-grants.js";
 
 const ROLES = ["owner", "admin", "member"];
 const MAX_LISTED = 6;
@@ -57,56 +58,6 @@ function inviteForm(ctx, ui) {
   return ui.card("Invite someone", form, result);
 }
 
-function grantEditor(ctx, ui, member, held) {
-  const box = el("div", "grant-editor");
-  box.id = "grant-editor";
-  box.append(el("h3", "", `Tools for ${member.email}`));
-  const list = el("ul", "tool-list");
-  const boxes = [];
-  for (const tool of held) {
-    const item = el("li");
-    const label = el("label");
-    const check = el("input");
-    Object.assign(check, { type: "checkbox", value: tool, checked: member.tools.includes(tool) });
-    check.dataset.tool = tool;
-    boxes.push(check);
-    label.append(check, el("span", "", tool));
-    item.append(label);
-    list.append(item);
-  }
-  const review = el("button", "primary-button", "Review change");
-  review.type = "button";
-  review.id = "grant-review";
-  const out = el("div");
-  out.setAttribute("aria-live", "polite");
-  box.append(list, review, out);
-  review.addEventListener("click", async () => {
-    const args = { organisationId: ctx.orgId, userId: member.userId,
-      tools: boxes.filter((b) => b.checked).map((b) => b.value) };
-    out.replaceChildren();
-    try {
-      const proposed = await ctx.session.call("POST", "/api/v1/admin/proposals/assign-tool-grants", args);
-      const confirm = el("button", "primary-button", "Confirm");
-      confirm.type = "button";
-      confirm.id = "grant-confirm";
-      confirm.addEventListener("click", async () => {
-        confirm.disabled = true;
-        try {
-          await ctx.session.call("POST", "/api/v1/admin/apply/assign-tool-grants",
-            { ...args, confirmationToken: proposed.confirmationToken });
-          ctx.reload();
-        } catch (error) {
-          out.append(ui.note(ui.refusalText(error)));
-        }
-      });
-      out.append(el("p", "proposal-summary", proposed.proposal.summary), confirm);
-    } catch (error) {
-      out.append(ui.note(ui.refusalText(error)));
-    }
-  });
-  return box;
-}
-
 export async function mountUsersPanel(ctx, ui) {
   const orgPath = `/api/v1/orgs/${encodeURIComponent(ctx.orgId)}`;
   const org = await ctx.session.call("GET", orgPath);
@@ -140,8 +91,8 @@ export async function mountUsersPanel(ctx, ui) {
       const edit = el("button", "secondary-button", "Tools");
       edit.type = "button";
       edit.setAttribute("aria-label", `Tools for ${member.email}`);
-      edit.addEventListener("click", () => {
-        editorSlot.replaceChildren(grantEditor(ctx, ui, { ...member, tools: tools || [] }, held));
+      edit.addEventListener("click", async () => {
+        editorSlot.replaceChildren(await grantEditor(ctx, ui, { ...member, tools: tools || [] }, held));
       });
       actions.append(edit);
     }

@@ -233,15 +233,19 @@ export function mountAssistant({
     ui.input.focus();
   }
 
-  // A restored thread that ends in the person's message: still being answered, or not.
+  // A restored thread that ends in the person's message: still being answered, interrupted
+  // (the server answering it stopped), or not answered.
   function unanswered(detail) {
     const last = detail.messages[detail.messages.length - 1];
     if (!last || last.role !== "user") return;
     if (detail.replyInProgress) {
       conversation.notice("Still working on your last message.", "Check again", () => open(detail.id));
-    } else {
-      conversation.notice("No reply yet.", "Ask again", () => submit(last.content, { again: true }));
+      return;
     }
+    const said = detail.replyInterrupted
+      ? "The answer was interrupted: the server answering it stopped."
+      : "No reply yet.";
+    conversation.notice(said, "Ask again", () => submit(last.content, { again: true }));
   }
 
   function startNew() {
