@@ -71,7 +71,7 @@ class Rig:
     def client(
         self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
     ) -> Client:
-        approve = partial(mint_approval, self.harness.settings, self.harness.keys)
+        approve = partial(mint_approval, self.harness.settings, self.harness.app.keys)
         backend = RemoteBackend(
             "http://askdocs.test", timeout_seconds=15, transport=self.transport, approve=approve
         )
@@ -147,7 +147,11 @@ async def test_the_apply_link_is_on_the_public_url(rig: Rig) -> None:
         transport=rig.transport,
         public_url="https://docs.example",
     )
-    options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=owner(rig))
+    docs = docs_operations(rig.harness.settings)
+    auth = owner(rig)
+    options = ServerOptions(
+        operations=docs, timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth
+    )
     async with Client(build_server(backend, options)) as client:  # type: ignore[arg-type]
         result = await client.call_tool("propose_write_page", PAGE)
     out = result.structured_content

@@ -93,7 +93,7 @@ def test_server_mode_verifies_with_the_key_in_the_api_database(tmp_path: Path) -
     from askdocs.auth.jwt import mint
 
     settings = load_settings(data_dir=tmp_path)
-    token = mint(settings, "user-1")  # the API stored its key in its database
+    token = mint(settings, "user-1", mcp=True)  # the API stored its key in its database
     require_shared_key(settings, {})
     fixed = stdio_auth(settings, token)
     assert fixed.sub == "user-1"

@@ -12,14 +12,16 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Collection
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
 from askdocs.guard.limits import RateLimitStore, guard_seconds
-from askdocs.keys import KeyRing
 from askdocs.settings import Settings
+
+if TYPE_CHECKING:  # the key ring needs the database layer: MCP local mode never loads it
+    from askdocs.keys import KeyRing
 
 log = logging.getLogger(__name__)
 MAX_TOKEN_CHARS = 2048  # Turnstile tokens are at most 2048 characters

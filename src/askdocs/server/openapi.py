@@ -139,7 +139,8 @@ def _calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
 
 def _declare(operation: dict[str, Any], codes: list[str]) -> None:
     """Declare ``codes``' statuses; error answers declared by hand with the error body are
-    replaced (or dropped), others (``/readyz``'s 503 with its own body) are kept."""
+    replaced (or dropped); a status declared with its own body (``/readyz``'s 503) answers
+    that body or the error body."""
     responses: dict[str, Any] = operation.setdefault("responses", {})
     responses.pop("422", None)
     for declared in [s for s, r in responses.items() if s >= "400" and _is_error_body(r)]:
@@ -148,8 +149,6 @@ def _declare(operation: dict[str, Any], codes: list[str]) -> None:
     for code in codes:
         by_status.setdefault(BY_CODE[code].status, []).append(code)
     for status in sorted(by_status):
-        if str(status) in responses:
-            continue  # declared with its own body (``/readyz``'s 503): that is what it sends
         listed = "; ".join(f"`{code}`: {BY_CODE[code].meaning}" for code in by_status[status])
         own = responses.get(str(status))
         responses[str(status)] = _with_error_body(own, listed)
