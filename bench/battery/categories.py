@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import jwt as pyjwt
-from askdocs.auth.keys import signing_key
+from askdocs.keys import standalone_ring
 from bench.battery.rig import Rig
 from tests.db.faults import frozen
 from tests.reader.traversal import DOT_DOT_SLASH, SPECIAL, TARGETS
@@ -224,6 +224,12 @@ def _tokens(settings: Settings, key: str, user: str) -> list[tuple[str, str, Exp
 
 def _signed(claims: dict[str, object], key: str) -> str:
     return pyjwt.encode({k: v for k, v in claims.items() if v is not None}, key)
+
+
+def signing_key(settings: Settings) -> str:
+    """The server's own jwt signing key (the install's, from its database), as text."""
+    with standalone_ring(settings) as ring:
+        return ring.signing("jwt").secret.decode("ascii")
 
 
 def _signing(rig: Rig) -> tuple[Settings, str]:

@@ -27,10 +27,9 @@ import anyio
 import httpx
 import httpx2
 import jwt as pyjwt
-from askdocs.auth.keys import signing_key
 from bench.battery.accounts import world
 from bench.battery.authz import WRITE, people
-from bench.battery.categories import Mode, Result
+from bench.battery.categories import Mode, Result, signing_key
 from bench.battery.rig import Rig
 from mcp.client.session import ClientRequestContext
 from mcp.client.streamable_http import streamable_http_client

@@ -31,6 +31,7 @@ built anywhere else and no module keeps mutable state of its own. The parts:
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 from dataclasses import dataclass
 
@@ -44,6 +45,7 @@ from askdocs.blocking import BlockingPool
 from askdocs.confirm.service import ConfirmationTokens
 from askdocs.core import Core
 from askdocs.db import Database
+from askdocs.errors import AskDocsError
 from askdocs.guard.botcheck import BotCheck, create_bot_check
 from askdocs.guard.limiter import Limiter, open_limits_store
 from askdocs.indexing import Indexer
@@ -88,6 +90,8 @@ class App:
         self.bot_check: BotCheck = create_bot_check(settings, self.limiter.store, self.keys)
         self.tokens = ConfirmationTokens(self.keys)
         self.changes: ChangeWatcher | None = None
+        self._local_visitor = secrets.token_bytes(32)  # visitor_key while the database is down
+        self._local_visitor_logged = threading.Event()
         self._stored: Stored | None = None
         self._stored_lock = threading.Lock()
         self.warm_thread: threading.Thread | None = None  # the engine's warm-up (start())
@@ -104,8 +108,18 @@ class App:
 
     @property
     def visitor_key(self) -> bytes:
-        """The key of the visitor hash (blocking on first use: it may read the database)."""
-        return self.keys.signing("visitor").secret
+        """The key of the visitor hash (blocking on first use: it may read the database).
+
+        While the database cannot be read, a key of this process's own stands in (public
+        Ask AI and search keep answering; a visitor's limits then count per process, and
+        start afresh once the stored key is read again); it is never stored."""
+        try:
+            return self.keys.signing("visitor").secret
+        except (AskDocsError, OSError) as exc:
+            if not self._local_visitor_logged.is_set():
+                self._local_visitor_logged.set()
+                log.warning("visitor key unreadable (%s); a process-local key stands in", exc)
+            return self._local_visitor
 
     async def visitor_secret(self) -> bytes:
         """``visitor_key`` without blocking the event loop when it must be read."""

@@ -132,7 +132,7 @@ async def test_mcp_local_mode_cites_urls_the_reader_serves(reading: Harness) -> 
 
 async def test_mcp_server_mode_cites_urls_the_caller_opens(reading: Harness) -> None:
     member, headers = reading.user("member@x.io")
-    token = mint(reading.settings, member.id)
+    token = mint(reading.settings, member.id, mcp=True, keys=reading.app.keys)
     transport = httpx.ASGITransport(app=create_app(app=reading.app))
     remote = RemoteBackend("http://127.0.0.1:8000", timeout_seconds=60, transport=transport)
     async with _mcp(remote, stdio_auth(reading.settings, token)) as client:

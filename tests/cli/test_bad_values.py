@@ -47,6 +47,10 @@ BAD: list[tuple[str, list[str], str]] = [
     ("mcp", ["--transport", "http", "--host", "999.1.1.1", "--port", "{port}"], "host_unavailable"),
     ("report", ["--since", "yesterday"], "usage_error"),
     ("config check", ["--no-such-option"], "usage_error"),
+    ("keys list", ["--no-such-option"], "usage_error"),
+    ("keys rotate", ["bogus"], "usage_error"),
+    ("keys rotate", ["jwt", "--grace", "-1"], "usage_error"),
+    ("keys rewrap", ["--no-such-option"], "usage_error"),
 ]
 
 

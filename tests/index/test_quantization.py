@@ -21,6 +21,7 @@ from askdocs.index import (
 from askdocs.index import edge_convert as conv
 from askdocs.index.backend import DENSE, SPARSE, QuerySpec
 from askdocs.index.edge import EdgeBackend
+from askdocs.index.naming import scoped_name
 from askdocs.index.server import RESCORED, QdrantBackend, _requests
 from askdocs.search.lexical import document_vector, query_vector
 from askdocs.settings import Quantization
@@ -168,8 +169,9 @@ def test_the_server_path_keeps_originals_on_disk_when_quantized(
     quantization config itself: it always searches exactly)."""
     client = QdrantClient(":memory:")
     backend = QdrantBackend(client, tmp_path / "index", quantization)
-    backend.create("docs_test_00000000_000000000000", 4)
-    params = client.get_collection("docs_test_00000000_000000000000").config.params
+    name = "docs_test_00000000_000000000000"
+    backend.create(name, 4)
+    params = client.get_collection(scoped_name(backend.scope, name)).config.params
     assert isinstance(params.vectors, dict)
     assert bool(params.vectors[DENSE].on_disk) is on_disk
     backend.close()

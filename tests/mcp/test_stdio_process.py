@@ -98,7 +98,7 @@ def test_server_mode_with_a_valid_token_serves_and_reports_the_api_down(
             return names, result.is_error, result.content[0].text  # type: ignore[union-attr]
 
     names, is_error, text = anyio.run(run)
-    assert names == ["search_docs", "get_article", "list_catalog"]
+    assert names == ["search_docs", "get_article", "list_catalog", "list_operation_schemas"]
     assert is_error
     assert "not reachable" in text
     assert "ASKDOCS_API_URL" in text
