@@ -39,7 +39,9 @@ from askdocs.types import Chunk, Page, Section
 # same chunks on every real tree tried; two code blocks that a dropped HTML line separated
 # are no longer one).
 # 6: chunks carry their page's group (corpus.groups); "waiting-hint" is a reserved id.
-CHUNKER_VERSION = "askdocs-chunker-6"
+# 7: a MyST colon directive's options inside a list item are syntax (dropped from the text),
+# a {figure-md} label is no title; the admin's new element ids are reserved (#28).
+CHUNKER_VERSION = "askdocs-chunker-7"
 # A section whose own text is at most this long and that is directly followed by its first
 # sub-section only introduces it: that sub-section carries the introduction as context.
 INTRO_MAX_CHARS = 400

@@ -64,6 +64,7 @@ class Page:
     anchors: tuple[str, ...] = ()  # explicit anchors besides the headings' ids (HTML ids...)
     # (the dialect's heading id, the reader's) where the reader's own element ids differ
     anchor_aliases: tuple[tuple[str, str], ...] = ()
+    tab_ids: tuple[str, ...] = ()  # ids of its content tabs in order (MkDocs ``pymdownx.tabbed``)
 
 
 @dataclass(frozen=True)

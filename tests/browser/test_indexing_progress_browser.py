@@ -31,7 +31,7 @@ from tests.embeddings.conftest import fake_vector
 from tests.embeddings.scripted_server import Received, Reply, ScriptedServer
 from tests.reader.fixtures import build_tree
 from tests.reader.serve import serving, toml_config
-from tests.support.process import clean_env, free_port
+from tests.support.process import clean_env, free_port, running
 
 pytestmark = pytest.mark.browser
 DIMENSION = 8
@@ -169,3 +169,87 @@ def _read_until(master: int, done: object, seen: str) -> str:
         if done(seen):  # type: ignore[operator]
             return seen
     raise AssertionError(f"the terminal never showed it; it showed: {seen[-2000:]}")
+
+
+ROOT = "root@example.com"
+PASSWORD = "correct horse battery staple"
+
+
+@dataclass
+class Url:
+    url: str
+
+
+def _admin_install(base: Path, held: Held) -> Path:
+    """A configured one-section site (embedded one text at a time: never held) and an
+    organisation owned by a platform admin, set up with ``askdocs`` commands."""
+    (base / "fx").mkdir()
+    (base / "fx" / "index.md").write_text("# Fixture\n\nOne short page.\n", encoding="utf-8")
+    config = base / "askdocs.toml"
+    config.write_text(
+        f"""
+[server]
+index_in_background = true
+
+[index]
+first_run_delay_seconds = 0
+
+[[sites]]
+id = "fx"
+name = "Fixture"
+
+[[sites.roots]]
+path = "{base / "fx"}"
+{held.embedding_config()}
+""",
+        encoding="utf-8",
+    )
+    data = base / "data"
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data), "--config", str(config)]
+    for args, stdin in (
+        (["users", "create", "--email", ROOT, "--platform-admin", "--password-stdin"], PASSWORD),
+        (["orgs", "create", "--name", "Docs team", "--owner", ROOT], None),
+    ):
+        done = subprocess.run(
+            [*command, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 0, done.stderr
+    return config
+
+
+def _pages(folder: Path) -> None:
+    for n in range(6):
+        steps = (f"## Step {n}.{s}\n\nDo step {s} of part {n} carefully." for s in range(3))
+        text = "\n\n".join(steps)
+        (folder / f"part-{n}.md").write_text(f"# Part {n}\n\n{text}\n", encoding="utf-8")
+
+
+def test_the_admin_sites_tab_shows_the_embedding_live(
+    held: Held, browser: Browser, artifacts: Path, tmp_path: Path
+) -> None:
+    """Issue #29: the admin Sites tab says what an organisation site's search reads while
+    its sections are embedded, and updates in place (no reload) once they are."""
+    from tests.browser.test_admin_browser import _create_site, _sign_in, _tab
+
+    config = _admin_install(tmp_path, held)
+    data, port = tmp_path / "data", free_port()
+    command = [sys.executable, "-m", "askdocs", "--data-dir", str(data), "--config", str(config)]
+    command += ["serve", "--host", "127.0.0.1", "--port", str(port)]
+    log = tmp_path / "serve.log"
+    with running(command, clean_env(), port, log, 90), watched_page(browser, "desktop") as page:
+        install = Url(f"http://127.0.0.1:{port}")
+        _sign_in(page, install)  # type: ignore[arg-type]
+        _create_site(page, "guide", artifacts)
+        _pages(data / "sites" / "guide")
+        page.get_by_role("button", name="Re-index Handbook guide").click()
+        cell = page.locator(".site-state[data-site-id=guide]")
+        deadline = time.monotonic() + WAIT_SECONDS
+        while "searching by keyword while 0 of" not in (cell.text_content() or ""):
+            assert time.monotonic() < deadline, cell.text_content()
+            page.wait_for_timeout(1000)
+            _tab(page, "runs")
+            _tab(page, "sites")
+        shot(page, artifacts, "admin-sites-embedding")
+        held.gate.set()
+        # the same element, updated by the tab's own polling
+        expect(cell).to_contain_text("hybrid search ready", timeout=WAIT_SECONDS * 1000)

@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 
 from askdocs.corpus.dialects import Dialect
-from askdocs.corpus.dialects.siteconfig import mkdocs_slugs, tool_options, top_level_strings
+from askdocs.corpus.dialects.footnotes import note_id, ref_id
+from askdocs.corpus.dialects.siteconfig import (
+    mkdocs_slugs,
+    mkdocs_tab_slugs,
+    tool_options,
+    top_level_strings,
+)
 from askdocs.corpus.dialects.slugs import SlugStyle, dedupe, slug
+from askdocs.corpus.dialects.tabids import TabSlugs
 from askdocs.corpus.documents import ParseOptions, parse_document
 
 GITHUB = SlugStyle("github")
@@ -124,3 +131,59 @@ def test_tool_options_of_a_vitepress_root(tmp_path: Path) -> None:
     (tmp_path / "en").mkdir()
     options = tool_options(tmp_path / "en", config)
     assert (options.title_suffixes, options.src_prefix) == (("Site", "Docs"), "en")
+
+
+# Material for MkDocs' mkdocs.yml (trimmed): content tabs slugged under their heading
+MATERIAL_TABBED = """
+markdown_extensions:
+  - footnotes
+  - pymdownx.tabbed:
+      alternate_style: true
+      combine_header_slug: true
+      slugify: !!python/object/apply:pymdownx.slugs.slugify
+        kwds:
+          case: lower
+"""
+ANCHORS = Path(__file__).parent.parent / "data" / "dialects" / "mkdocs-anchors.md"
+MKDOCS = ParseOptions(("en",), "en", 3, "mkdocs")
+
+
+def test_mkdocs_yml_tabbed_slugify_is_read() -> None:
+    tabs = mkdocs_tab_slugs(MATERIAL_TABBED)
+    assert tabs == TabSlugs(SlugStyle("pymdownx", case="lower"), "-", combine_header_slug=True)
+    plain = "markdown_extensions:\n  - pymdownx.tabbed:\n      alternate_style: true\n"
+    assert mkdocs_tab_slugs(plain) is None  # counter ids (__tabbed_1_1): nothing to link
+    assert mkdocs_tab_slugs("site_name: x\n") is None
+
+
+def test_content_tab_ids_as_pymdownx_tabbed_makes_them() -> None:
+    options = ParseOptions(("en",), "en", 3, "mkdocs", tab_slugs=mkdocs_tab_slugs(MATERIAL_TABBED))
+    doc = parse_document(ANCHORS.read_text(encoding="utf-8"), "anchors.md", options)
+    assert doc.tab_ids == (
+        "logo-image",
+        "logo-icon-bundled",
+        "anchor-links-open-me-in-a-new-tab-",
+        "anchor-links--or-me-",
+        "anchor-links--or-even-me",
+    )
+    assert set(doc.tab_ids) <= set(doc.anchors)
+    separate = ParseOptions(
+        ("en",), "en", 3, "mkdocs", tab_slugs=TabSlugs(SlugStyle("pymdownx", case="lower"))
+    )
+    text = '## A\n\n=== "Same"\n\n    one\n\n=== "Same"\n\n    two\n'
+    assert parse_document(text, "a.md", separate).tab_ids == ("same", "same_1")
+    assert parse_document(text, "a.md", ParseOptions(("en",), "en", 3, "mkdocs")).tab_ids == ()
+
+
+def test_mkdocs_footnote_ids_are_by_label_others_by_number() -> None:
+    doc = parse_document(ANCHORS.read_text(encoding="utf-8"), "anchors.md", MKDOCS)
+    assert {"fn:1", "fnref:1", "fn:2", "fnref:2"} <= set(doc.anchors)
+    assert (note_id("mkdocs", 3, "note"), ref_id("mkdocs", 3, "note", 1)) == (
+        "fn:note",
+        "fnref2:note",
+    )
+    assert (note_id("vitepress", 3, "note"), ref_id("vitepress", 3, "note", 1)) == (
+        "fn3",
+        "fnref3:1",
+    )
+    assert note_id("mkdocs", 2, None) == "fn2"  # an inline note has no label

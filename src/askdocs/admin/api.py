@@ -35,6 +35,7 @@ from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
 from askdocs.errors import AskDocsError
 from askdocs.indexing import Indexer
+from askdocs.indexing.state import index_state
 from askdocs.keys import SecretBox
 from askdocs.llm.types import ChatModel
 from askdocs.service import AskDocs
@@ -91,12 +92,15 @@ class AdminApi:
     # -- typed: the operation and its model (synchronous ones in a worker thread) ---------
 
     def site_report(self, site_id: str) -> SiteReport:
-        """The engine's state of a site and its pages not served (an unknown site: none)."""
+        """The engine's state of a site, its pages not served and its indexing progress in
+        the words every surface uses (an unknown site: none)."""
         try:
             status = self.service.status(site_id)
         except AskDocsError:
-            return ("unknown", ())
-        return (status.state, status.bad_files)
+            return SiteReport()
+        view = self.indexer.progress(site_id).view()
+        now = index_state(site_id, status.search, status.chunks, view)
+        return SiteReport(status.state, status.bad_files, now.describe(), now.embedding)
 
     def run_read(self, op: Read[A, R], user_id: str, args: A) -> R:
         return operations.read(self.env, op, user_id, args)

@@ -21,8 +21,17 @@ from askdocs.types import PageError
 
 R = TypeVar("R")
 Payload = Mapping[str, JsonValue]  # JSON: what a confirmation token binds
-# A site's state (``service.SiteState``) and the pages its last indexing run could not use
-SiteReport = tuple[str, tuple[PageError, ...]]
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    """A site as the engine sees it now: its state (``service.SiteState``), the pages its
+    last indexing run could not use, and its indexing in words (``IndexState.describe``)."""
+
+    state: str = "unknown"
+    bad_files: tuple[PageError, ...] = ()
+    indexing: str = ""
+    embedding: bool = False  # sections are being embedded now (the admin page polls)
 
 
 @dataclass(frozen=True)
@@ -51,5 +60,5 @@ class AdminEnv:
     reserved_site_ids: Callable[[], set[str]] = field(default=lambda: set())
     sites_changed: Callable[[], None] = field(default=lambda: None)
     providers_changed: Callable[[], None] = field(default=lambda: None)
-    site_report: Callable[[str], SiteReport] = field(default=lambda site_id: ("unknown", ()))
+    site_report: Callable[[str], SiteReport] = field(default=lambda site_id: SiteReport())
     apply_lock: threading.Lock = field(default_factory=threading.Lock)  # applies, one at a time

@@ -9,13 +9,15 @@ them, so ``/openapi.json`` describes every admin response with its fields.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import Field, JsonValue, PlainSerializer
 
 from askdocs.db.admin_models import IndexRunRow, ProviderRow, SiteRow
-from askdocs.types import PageError
 from askdocs.wire import Wire
+
+if TYPE_CHECKING:
+    from askdocs.admin.env import SiteReport
 
 JsonDict = dict[str, JsonValue]
 
@@ -59,15 +61,17 @@ class SiteOut(Result):
     default_locale: str
     state: str = "unknown"  # ready | building | empty | error | docs_root_missing
     problems: list[PageProblem] = Field(default_factory=list)  # pages not served, and why
+    indexing: str = ""  # its indexing in words: "searching by keyword while 40 of 90 ..."
+    embedding: bool = False  # sections are being embedded now
 
     @classmethod
     def of(cls, row: SiteRow) -> SiteOut:
         return cls.copy_of(row)
 
-    def with_report(self, report: tuple[str, tuple[PageError, ...]]) -> SiteOut:
-        state, bad = report
-        problems = [PageProblem(path=error.path, reason=error.reason) for error in bad]
-        return self.model_copy(update={"state": state, "problems": problems})
+    def with_report(self, report: SiteReport) -> SiteOut:
+        problems = [PageProblem(path=e.path, reason=e.reason) for e in report.bad_files]
+        changes = {"state": report.state, "problems": problems, "indexing": report.indexing}
+        return self.model_copy(update={**changes, "embedding": report.embedding})
 
 
 class RunOut(Result):

@@ -22,17 +22,25 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from askdocs.corpus.dialects import Dialect
+from askdocs.corpus.dialects.footnotes import labelled_ids
 from askdocs.corpus.dialects.html import anchors_in
 from askdocs.corpus.dialects.includes import Included
 from askdocs.corpus.dialects.parser import make_dialect_parser
 from askdocs.corpus.dialects.prose import index_lines
 from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, SlugStyle
 from askdocs.corpus.dialects.source import SOURCE_KEY
+from askdocs.corpus.dialects.tabids import TabSlugs, content_tabs, tab_ids
 from askdocs.corpus.dialects.tokens import Block
 from askdocs.corpus.dialects.vitepress import hero_name, home_markdown, page_title
 from askdocs.corpus.frontmatter import FrontMatter, SplitDocument, split_front_matter
 from askdocs.corpus.locales import locate, slug_from_path
-from askdocs.corpus.markdown import build_sections, dialect_headings, first_h1
+from askdocs.corpus.markdown import (
+    RESERVED_IDS,
+    ParsedHeading,
+    build_sections,
+    dialect_headings,
+    first_h1,
+)
 from askdocs.errors import FrontMatterError
 from askdocs.types import Heading, Section
 
@@ -49,6 +57,7 @@ class ParseOptions:
     slugs: SlugStyle | None = None  # heading ids; None: the dialect's (``dialects.slugs``)
     src_prefix: str = ""  # VitePress: the root's path inside the folder ``@/`` imports name
     title_suffixes: tuple[str, ...] = ()  # VitePress: the site's title (template) suffixes
+    tab_slugs: TabSlugs | None = None  # MkDocs: content-tab ids (``dialects.tabids``)
 
     @property
     def slug_style(self) -> SlugStyle:
@@ -80,6 +89,7 @@ class SourceDoc:
     anchors: tuple[str, ...] = ()  # explicit anchors besides headings (``explicit_anchors``)
     # (the dialect's id, the reader's id) of headings whose id is one of the reader's own
     anchor_aliases: tuple[tuple[str, str], ...] = ()
+    tab_ids: tuple[str, ...] = ()  # ids of its content tabs in order (``dialects.tabids``)
 
     @property
     def path_slug(self) -> str:
@@ -117,6 +127,8 @@ def parse_document(
     h1 = first_h1(headings) or _html_h1(tokens)
     title, title_source = _title(split.front_matter, h1, located.base, options)
     offset = split.body_line + 1
+    anchors = explicit_anchors(tokens, source, prose.code, options.dialect)
+    tabs = _tab_ids(tokens, headings, anchors, options.tab_slugs)
     return SourceDoc(
         rel=rel,
         base=located.base,
@@ -130,16 +142,35 @@ def parse_document(
         title_source=title_source,
         dialect=options.dialect,
         diagnostics=_diagnostics(prose.counts, prose.unknown, offset, included),
-        anchors=explicit_anchors(tokens, source, prose.code),
-        anchor_aliases=tuple(
-            (item.dialect_id, item.heading.section_id) for item in headings if item.dialect_id
+        anchors=tuple(dict.fromkeys((*anchors, *(tab for tab in tabs if tab)))),
+        anchor_aliases=(
+            *((item.dialect_id, item.heading.section_id) for item in headings if item.dialect_id),
+            *anchor_aliases(tokens),
         ),
+        tab_ids=tabs,
     )
 
 
-def explicit_anchors(tokens: list[Token], source: str, code: set[int]) -> tuple[str, ...]:
+def _tab_ids(
+    tokens: list[Token],
+    headings: tuple[ParsedHeading, ...],
+    anchors: tuple[str, ...],
+    config: TabSlugs | None,
+) -> tuple[str, ...]:
+    if config is None or not content_tabs(tokens):
+        return ()
+    built = {item.token_index: item.dialect_id or item.heading.section_id for item in headings}
+    return tab_ids(tokens, built, anchors, config, RESERVED_IDS)
+
+
+def explicit_anchors(
+    tokens: list[Token], source: str, code: set[int], dialect: Dialect = "gfm"
+) -> tuple[str, ...]:
     """Anchors a link may name besides the headings: HTML ``id``s (and ``<a name>``)
-    outside code, MyST ``(label)=`` targets and directives' ``:name:``."""
+    outside code, MyST ``(label)=`` targets, directives' ``:name:``, glossary terms, and
+    labelled footnotes where the build names them by label (MkDocs' ``fn:LABEL``). The
+    reader's own element ids (``RESERVED_IDS``) are never anchors: the reader leaves them
+    out of the article."""
     found: list[str] = []
     for token in tokens:
         if token.type == "html_anchor":
@@ -148,10 +179,23 @@ def explicit_anchors(tokens: list[Token], source: str, code: set[int]) -> tuple[
             found.append(token.content.strip())
         elif token.type == "dialect_open" and isinstance(token.meta.get("block"), Block):
             found.append(token.meta["block"].anchor)
+        elif token.type == "footnote_reference_open":
+            found.extend(labelled_ids(dialect, [str(token.meta.get("label", ""))]))
     for index, line in enumerate(source.split("\n")):
         if index not in code and "<" in line and ("id=" in line or "name=" in line):
             found.extend(anchors_in(line))
-    return tuple(dict.fromkeys(anchor for anchor in found if anchor))
+    return tuple(dict.fromkeys(a for a in found if a and a not in RESERVED_IDS))
+
+
+def anchor_aliases(tokens: list[Token]) -> tuple[tuple[str, str], ...]:
+    """(name, anchor) of anchors a link may name otherwise than by their id: a MyST
+    glossary term by the term itself (``term-my-term`` by ``my term``)."""
+    return tuple(
+        (alias, str(token.attrGet("id")))
+        for token in tokens
+        if token.type == "html_anchor"
+        for alias in token.meta.get("aliases", ())
+    )
 
 
 def _diagnostics(

@@ -105,6 +105,7 @@ def _read_root(run: _Run, root: Root) -> None:
         slugs=root.tool.slugs,
         src_prefix=root.tool.src_prefix,
         title_suffixes=root.tool.title_suffixes,
+        tab_slugs=root.tool.tab_slugs,
     )
     settings = (options, run.settings.max_markdown_bytes)
     run.dialects.append((str(root.path), root.dialect, root.detection.reason))
@@ -227,6 +228,7 @@ def _add_page(
             dialect=doc.dialect,
             anchors=doc.anchors,
             anchor_aliases=doc.anchor_aliases,
+            tab_ids=doc.tab_ids,
         ),
     )
     template = root.url_template or (

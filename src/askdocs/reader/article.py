@@ -54,6 +54,7 @@ def link_context(page: Page, pages: Iterable[Page]) -> LinkContext:
             files[other.path] = targets[other.slug]
             if page.dialect == "myst":
                 labels.update((label, targets[other.slug]) for label in other.anchors)
+                labels.update((alias, targets[other.slug]) for alias, _ in other.anchor_aliases)
     directory = page.dialect == "mkdocs"
     return LinkContext(page.path, page.slug, files, targets, directory, labels)
 

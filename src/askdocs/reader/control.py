@@ -255,7 +255,8 @@ class DocsReader:
     def _markup_within(self, page: Page, budget: ReadBudget | None) -> Markup | str | None:
         """The markup (or why it failed), rendered once however many reads ask; None when
         ``budget``'s deadline comes first (the render goes on in the background)."""
-        key = (_digest(f"{page.dialect}\n{page.body}"), tuple(h.section_id for h in page.headings))
+        content = f"{page.dialect}\n{' '.join(page.tab_ids)}\n{page.body}"
+        key = (_digest(content), tuple(h.section_id for h in page.headings))
         with self._lock:
             cached = self._markups.get(key)
             if cached is not None:
@@ -283,7 +284,8 @@ class DocsReader:
         if len(page.body.encode()) > self.settings.corpus.max_markdown_bytes:
             return "the page is over the Markdown size limit"
         try:
-            job = MarkupJob(page.body, heading_ids, dialect=_dialect(page.dialect))
+            dialect = _dialect(page.dialect)
+            job = MarkupJob(page.body, heading_ids, dialect=dialect, tab_ids=page.tab_ids)
             return self.renderer.render(job)
         except RenderFailed as exc:
             return str(exc)

@@ -11,6 +11,8 @@
 * an mkdocstrings stub is a "Reference to ``name``" line, an unknown directive or an MDX
   component renders its title and body, an MDX ``import`` renders nothing;
 * a MyST ``(label)=`` target is an empty ``<span id="label">`` anchor;
+* a footnote and each reference to it carry an anchor with the id the dialect's build
+  gives them (``corpus.dialects.footnotes``: ``fn:1`` in MkDocs, ``fn1`` elsewhere);
 * HTML from the source never passes through: an HTML block's text is a paragraph, an
   ``<a id>`` an empty ``<span id>`` anchor, inline HTML only as a few bare tags
   (``<br>``, ``<b>``, ``<code>``...) rebuilt from their names, a JSX component by its prose,
@@ -31,7 +33,10 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from askdocs.corpus.dialects import html
+from askdocs.corpus.dialects.footnotes import note_id, ref_id
+from askdocs.corpus.dialects.source import DIALECT_KEY
 from askdocs.corpus.dialects.tokens import ADMONITION_TYPES, Block, readable_name
+from askdocs.corpus.markdown import RESERVED_IDS
 
 INLINE_TAGS = frozenset({"b", "strong", "i", "em", "code", "kbd", "sub", "sup", "s", "del"})
 _MARKS = re.compile(r"\*\*|__|`")
@@ -49,6 +54,44 @@ def add_dialect_rules(md: MarkdownIt) -> None:
     md.add_render_rule("html_block", _html_text)
     md.add_render_rule("myst_target", _myst_target)
     md.add_render_rule("myst_line_comment", _nothing)
+    md.add_render_rule("footnote_ref", _footnote_ref)
+    md.add_render_rule("footnote_open", _footnote_open)
+    md.add_render_rule("footnote_anchor", _footnote_anchor)
+
+
+def _footnote(token: Token, options: OptionsDict) -> tuple[str, int, str | None, int]:
+    dialect = str(options.get(DIALECT_KEY) or "gfm")
+    label = token.meta.get("label")
+    number = int(token.meta.get("id", 0)) + 1
+    repeat = max(int(token.meta.get("subId", 0) or 0), 0)
+    return dialect, number, str(label) if label else None, repeat
+
+
+def _footnote_ref(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    """A reference: ``[n]`` linking to its note, itself an anchor the note links back to
+    (ids as the dialect's build makes them: ``footnotes``)."""
+    dialect, number, label, repeat = _footnote(tokens[idx], options)
+    note = escapeHtml(note_id(dialect, number, label))
+    ref = escapeHtml(ref_id(dialect, number, label, repeat))
+    caption = f"{number}" if repeat == 0 else f"{number}:{repeat}"
+    return f'<sup><span id="{ref}"></span><a href="#{note}">[{caption}]</a></sup>'
+
+
+def _footnote_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    dialect, number, label, _ = _footnote(tokens[idx], options)
+    return f'<li><span id="{escapeHtml(note_id(dialect, number, label))}"></span>'
+
+
+def _footnote_anchor(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    dialect, number, label, repeat = _footnote(tokens[idx], options)
+    ref = escapeHtml(ref_id(dialect, number, label, repeat))
+    return f' <a href="#{ref}">\u21a9\ufe0e</a>'
 
 
 def _nothing(*_: Any) -> str:
@@ -84,7 +127,7 @@ def _open(
         return ""
     opening, closing = _markup(block)
     stack.append(closing)
-    if block.anchor:
+    if block.anchor and block.anchor not in RESERVED_IDS:
         return f'<span id="{escapeHtml(block.anchor)}"></span>\n{opening}'
     return opening
 
@@ -145,8 +188,10 @@ def _myst_target(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
     """A MyST ``(label)=`` target: an anchor others may link to, no visible text."""
-    label = escapeHtml(tokens[idx].content.strip())
-    return f'<span id="{label}"></span>\n' if label else ""
+    label = tokens[idx].content.strip()
+    return (
+        f'<span id="{escapeHtml(label)}"></span>\n' if label and label not in RESERVED_IDS else ""
+    )
 
 
 def _html_text(
@@ -161,8 +206,10 @@ def _html_text(
 def _html_anchor(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
-    ident = escapeHtml(str(tokens[idx].attrGet("id") or ""))
-    return f'<span id="{ident}"></span>\n' if ident else ""
+    ident = str(tokens[idx].attrGet("id") or "")
+    return (
+        f'<span id="{escapeHtml(ident)}"></span>\n' if ident and ident not in RESERVED_IDS else ""
+    )
 
 
 def _html_inline(
@@ -200,8 +247,9 @@ def _inline_tag(tag: html.Tag) -> str:
     if name in INLINE_TAGS:
         return f"</{name}>" if tag.closing else f"<{name}>"
     if name in ("a", "span") and not tag.closing:
-        ident = tag.attrs.get("id") or (tag.attrs.get("name") if name == "a" else None)
-        return f'<span id="{escapeHtml(ident)}"></span>' if ident else ""
+        ident = tag.attrs.get("id") or (tag.attrs.get("name") if name == "a" else "") or ""
+        kept = ident and ident not in RESERVED_IDS
+        return f'<span id="{escapeHtml(ident)}"></span>' if kept else ""
     if tag.name in BADGES:
         return _badge(tag)
     if tag.component and not tag.closing:

@@ -38,7 +38,8 @@ def unresolved_links(pages: Sequence[Page], readable: Sequence[Page]) -> list[Li
 
 def _page_links(page: Page, readable: Sequence[Page]) -> Iterable[LinkProblem]:
     ids = tuple(heading.section_id for heading in page.headings)
-    markup = render_markup(MarkupJob(page.body, ids, dialect=_dialect(page.dialect)))
+    job = MarkupJob(page.body, ids, dialect=_dialect(page.dialect), tab_ids=page.tab_ids)
+    markup = render_markup(job)
     context = link_context(page, readable)
     for ref in markup.links:
         parts = urlsplit(ref.href)

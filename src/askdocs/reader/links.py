@@ -100,12 +100,12 @@ def _anchor_only(fragment: str | None, query: str, context: LinkContext) -> Reso
 
 
 def _label(label: str, context: LinkContext) -> ResolvedLink | None:
-    """A MyST target, ``(label)=`` or a directive's ``:name:``: Sphinx resolves one from any
-    page of the project."""
+    """A MyST target, ``(label)=``, a directive's ``:name:`` or a glossary term (by its
+    alias, the term): Sphinx resolves one from any page of the project."""
     target = context.labels.get(label)
     if target is None:
         return None
-    href = article_href(target.slug, label)
+    href = article_href(target.slug, target.anchor(label) or label)
     return ResolvedLink(href, external=False, slug=target.slug)
 
 

@@ -22,9 +22,10 @@ from markdown_it.utils import OptionsDict
 
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.parser import make_dialect_parser
+from askdocs.corpus.dialects.tabids import content_tabs
 from askdocs.reader.dialect_html import add_dialect_rules
 
-MARKUP_VERSION = "4"
+MARKUP_VERSION = "5"  # 5: footnote, content-tab and MyST glossary anchors
 # The corpus's heading attribute block ("{#id}", "{ #id }", "{: #id .class }"), removed
 # from the visible heading text exactly as the corpus removes it from ``Heading.text``.
 _ATTRIBUTE_ID = re.compile(
@@ -40,6 +41,7 @@ class MarkupJob:
     heading_ids: tuple[str, ...]
     omit_title: bool = True
     dialect: Dialect = "gfm"
+    tab_ids: tuple[str, ...] = ()  # the page's content-tab ids in order (``Page.tab_ids``)
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,8 @@ def render_markup(job: MarkupJob, md: MarkdownIt | None = None) -> Markup:
     tokens = md.parse(job.body)
     title_omitted = job.omit_title and _omit_title(tokens)
     _prepare(tokens, job.heading_ids, first_is_title=title_omitted)
+    for block, ident in zip(content_tabs(tokens), job.tab_ids, strict=False):
+        block.anchor = ident
     env: dict[str, Any] = {"images": [], "links": [], "open": [], "count": 0}
     html = md.renderer.render(tokens, md.options, env)
     return Markup(html, tuple(env["images"]), tuple(env["links"]), title_omitted)

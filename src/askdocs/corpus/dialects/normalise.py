@@ -10,21 +10,28 @@ code tabs; HTML/MDX blocks become tab sets, details and components or plain text
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from askdocs.corpus.dialects import html
+from askdocs.corpus.dialects.source import DIALECT_KEY, GLOSSARY_KEY, SOURCE_KEY
 from askdocs.corpus.dialects.tokens import ADMONITION_TYPES, Block, close_token, open_token
 
 _ALERT = re.compile(r"^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*", re.IGNORECASE)
 _COLON_INFO = re.compile(r"^\s*([\w-]+)?\s*(?:\[(.*)\])?\s*(.*?)\s*$")
 _MYST = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*)$")
 _MYST_OPTION = re.compile(r"^:[\w-]+:")
-_NAME_OPTION = re.compile(r"^:name:\s*(\S+)\s*$")
+# ``:name:`` (Sphinx, MyST-Parser) and ``:label:`` (mystmd) name a directive as a target
+_NAME_OPTION = re.compile(r"^:(?:name|label):\s*(\S+)\s*$")
+# reStructuredText inside ``{eval-rst}``: a directive's indented ``:name:`` option, ``.. _x:``
+_RST_TARGETS = re.compile(r"^\s+:name:\s*(\S+)\s*$|^\.\.\s+_([^:`\s][^:`]*):\s*$", re.M)
+LABELLED_BY_ARGUMENT = frozenset({"figure-md"})  # ``{figure-md} label``: the label is the argument
 _TAB_ATTR = re.compile(r"""\s*\btab=(?:"([^"]*)"|'([^']*)')""")
 _ATTR_INFO = re.compile(r"^\{\s*\.([\w+#-]+)[^}]*\}")
+_FENCE_ID = re.compile(r"(?<![\w.])#([\w:.-]+)")
 _MDX_LINE = re.compile(r"^(?:import|export)\s")
 _RAW_BLOCK = re.compile(r"^\s*<(?:script|style)\b", re.IGNORECASE)
 MYST_DROPPED = frozenset({"toctree", "contents", "include", "literalinclude", "tableofcontents"})
@@ -83,7 +90,8 @@ def containers(state: StateCore) -> None:
             if not slash and token.map:
                 options = _colon_options(state, token.map[0])
                 block.drop += options
-                block.anchor = _name_option([state.src.split("\n")[i] for i in options])
+                named = _name_option([state.src.split("\n")[i] for i in options])
+                block.anchor = named or block.anchor
         elif token.type in ("container_colon_close", "container_slash_close"):
             _close(token)
 
@@ -105,9 +113,10 @@ def _colon_options(state: StateCore, start: int) -> list[int]:
     """The ``:key: value`` option lines right after a colon-fenced MyST directive's marker
     (syntax only: listed to drop, and their text removed from the body)."""
     lines = state.src.split("\n")
+    indent = len(lines[start]) - len(lines[start].lstrip(" ")) if start < len(lines) else 0
     found: list[int] = []
     line = start + 1
-    while line < len(lines) and _MYST_OPTION.match(lines[line]):
+    while line < len(lines) and _option_line(lines[line], indent):
         found.append(line)
         line += 1
     if found:
@@ -115,10 +124,17 @@ def _colon_options(state: StateCore, start: int) -> list[int]:
     return found
 
 
+def _option_line(line: str, indent: int) -> bool:
+    """An option line of a colon fence whose marker is indented ``indent`` spaces (inside
+    a list item the options are indented as the marker is)."""
+    return line[:indent].strip() == "" and bool(_MYST_OPTION.match(line[indent:]))
+
+
 def _name_option(lines: list[str]) -> str:
-    """A MyST directive's ``:name: target`` option: a label links may name."""
+    """A MyST directive's ``:name: target`` (``:label: target`` in mystmd) option: a label
+    links may name."""
     for line in lines:
-        match = _NAME_OPTION.match(line)
+        match = _NAME_OPTION.match(line.strip())
         if match:
             return match.group(1)
     return ""
@@ -198,7 +214,7 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
         label = _name_option(lines[:options])
         return [_anchor(label), fence] if label else [fence]
     block = _myst_block(name, argument)
-    block.anchor = _name_option(lines[:options])
+    block.anchor = _name_option(lines[:options]) or block.anchor
     block.closer = end - 1
     block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if block.kind == "tabset":
@@ -213,7 +229,78 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
     for token in nested.tokens:
         _shift(token, start + 1 + options, fence.level + 1)
     opening = open_token(block, [start, end], fence.level)
-    return [opening, *nested.tokens, close_token(fence.level)]
+    targets = [_anchor(label) for label in rst_targets(body)] if name == "eval-rst" else []
+    return [*targets, opening, *nested.tokens, close_token(fence.level)]
+
+
+def rst_targets(body: str) -> list[str]:
+    """The targets reStructuredText in ``{eval-rst}`` makes: a directive's ``:name:``
+    option and ``.. _label:`` lines (Sphinx resolves both from any page)."""
+    return [name or label.strip() for name, label in _RST_TARGETS.findall(body)]
+
+
+_NON_ID = re.compile(r"[^a-z0-9]+")
+_NON_ID_ENDS = re.compile(r"^[-0-9]+|-+$")
+
+
+def term_id(term: str) -> str:
+    """The id Sphinx (docutils ``make_id``) gives a glossary term: ``term-my-other-term``."""
+    ascii_ = unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode("ascii")
+    ident = _NON_ID_ENDS.sub("", _NON_ID.sub("-", " ".join(ascii_.lower().split())))
+    return f"term-{ident or '0'}"
+
+
+def glossaries(state: StateCore) -> None:
+    """MyST glossaries (a definition list after ``{.glossary}``, or in a ``{glossary}``
+    directive): each term is a target, ``term-...`` as Sphinx makes it, that a link may
+    name by the term itself (``[](<#my term>)``, any page). Runs once over the whole
+    document, after directives' bodies are in place."""
+    if state.env.get(SOURCE_KEY) != state.src:
+        return  # a directive's body, parsed alone: the whole document's pass sees it
+    lines: frozenset[int] = state.env.get(GLOSSARY_KEY) or frozenset()
+    result: list[Token] = []
+    inside: list[bool] = []  # per open dialect block / list: a glossary?
+    for index, token in enumerate(state.tokens):
+        if token.type == "dialect_open":
+            block = token.meta.get("block")
+            inside.append(isinstance(block, Block) and block.name == "glossary")
+        elif token.type == "dialect_close" and inside:
+            inside.pop()
+        elif token.type == "dl_open":
+            previous = token.map[0] - 1 if token.map else -1
+            marked = previous in lines or _blank_before(state, previous, lines)
+            inside.append(marked or bool(inside and inside[-1]))
+        elif token.type == "dl_close" and inside:
+            inside.pop()
+        elif _is_term(state.tokens, index) and inside and inside[-1]:
+            result.append(_term_anchor(token.content.strip()))
+        result.append(token)
+    state.tokens = result
+
+
+def _is_term(tokens: list[Token], index: int) -> bool:
+    token = tokens[index]
+    return (
+        token.type == "inline"
+        and index > 0
+        and tokens[index - 1].type == "dt_open"
+        and bool(token.content.strip())
+    )
+
+
+def _blank_before(state: StateCore, line: int, lines: frozenset[int]) -> bool:
+    """``{.glossary}`` then blank lines (the attribute line became blank) before ``line``."""
+    source = state.src.split("\n")
+    while line >= 0 and line not in lines and line < len(source) and not source[line].strip():
+        line -= 1
+    return line in lines
+
+
+def _term_anchor(term: str) -> Token:
+    text = html.visible_text(term)
+    anchor = _anchor(term_id(text))
+    anchor.meta["aliases"] = tuple(dict.fromkeys((text, text.lower())))
+    return anchor
 
 
 def _shift(token: Token, lines: int, levels: int) -> None:
@@ -236,17 +323,25 @@ def _myst_block(name: str, argument: str) -> Block:
         return Block("tab", title=argument)
     if name == "admonition":
         return Block("admonition", "note", argument)
+    if name in LABELLED_BY_ARGUMENT:
+        return Block("directive", name, "", anchor=argument.split()[0] if argument else "")
     kind = _kind(name)
     return Block(kind, name, argument, "closed" if kind == "details" else "")
 
 
 def code_tabs(state: StateCore) -> None:
     """Fenced code with ``tab="Label"`` (Traefik's MkDocs tabs): each becomes a tab whose
-    label is inserted before its fence; the info string keeps only the language."""
+    label is inserted before its fence; the info string keeps only the language. In MkDocs
+    an ``#id`` among a fence's attributes (``{ .sh #example }``, pymdownx.superfences) is
+    an anchor before the code."""
     result: list[Token] = []
+    mkdocs = state.md.options.get(DIALECT_KEY) == "mkdocs"
     for token in state.tokens:
         if token.type == "fence":
             attribute = _ATTR_INFO.match(token.info.strip())
+            ident = _FENCE_ID.search(attribute.group(0)) if attribute and mkdocs else None
+            if ident:
+                result.append(_anchor(ident.group(1)))
             if attribute:
                 token.info = attribute.group(1)
             match = _TAB_ATTR.search(token.info)

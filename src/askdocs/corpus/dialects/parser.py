@@ -31,6 +31,7 @@ from askdocs.corpus.dialects.normalise import (
     BASE_RULES,
     RULES_KEY,
     Rule,
+    glossaries,
     group_tabs,
     inline_text,
     mdx_lines,
@@ -67,6 +68,8 @@ def make_dialect_parser(dialect: Dialect) -> MarkdownIt:
         rules = (*rules, mdx_lines)
     if dialect == "vitepress":
         rules = (*rules, fences, code_groups)
+    if dialect == "myst":
+        rules = (*rules, glossaries)
     md.options[RULES_KEY] = (*rules, group_tabs)
     md.options[DIALECT_KEY] = dialect
     md.core.ruler.after("normalize", "source", rewrite_source)

@@ -5,6 +5,7 @@ the rest is pure over its text.
 * MkDocs (``mkdocs.yml``): ``markdown_extensions: - toc: {slugify, separator}``, e.g.
   ``!!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}``,
   ``!!python/name:pymdownx.slugs.uslugify`` or ``markdown.extensions.toc.slugify_unicode``;
+  and ``pymdownx.tabbed: {slugify, separator, combine_header_slug}`` (content-tab ids);
 * VitePress (``.vitepress/config.*``): never run. When ``export default`` is an object
   literal (bare or in ``defineConfig(...)``), its top-level ``title`` and ``titleTemplate``
   string values are read; anything else (a variable, a template with ``${}``) is unknown.
@@ -22,6 +23,7 @@ import yaml
 
 from askdocs.corpus.dialects.jsx import js_string
 from askdocs.corpus.dialects.slugs import Case, SlugStyle
+from askdocs.corpus.dialects.tabids import TabSlugs
 
 MAX_CONFIG_BYTES = 1024 * 1024
 _COMMENTS = re.compile(r"/\*.*?\*/|(?<![:\"'\\])//[^\n]*", re.S)
@@ -32,6 +34,7 @@ _KEY = re.compile(r"""([A-Za-z_$][\w$]*|"[^"]*"|'[^']*')\s*:""")
 @dataclass(frozen=True)
 class ToolOptions:
     slugs: SlugStyle | None = None
+    tab_slugs: TabSlugs | None = None  # MkDocs: ``pymdownx.tabbed`` with ``slugify``
     title_suffixes: tuple[str, ...] = ()
     src_prefix: str = ""  # the root's path inside VitePress's source folder
 
@@ -42,7 +45,7 @@ def tool_options(root: Path, config: Path | None) -> ToolOptions:
     if config is None or text is None:
         return ToolOptions()
     if config.name.startswith("mkdocs."):
-        return ToolOptions(slugs=mkdocs_slugs(text))
+        return ToolOptions(slugs=mkdocs_slugs(text), tab_slugs=mkdocs_tab_slugs(text))
     if config.parent.name == ".vitepress":
         return ToolOptions(
             title_suffixes=vitepress_suffixes(text), src_prefix=_prefix(root, config.parent.parent)
@@ -81,7 +84,24 @@ def mkdocs_slugs(text: str) -> SlugStyle | None:
     return _slugify_style(slugify, sep)
 
 
-def _toc_node(text: str) -> yaml.MappingNode | None:
+def mkdocs_tab_slugs(text: str) -> TabSlugs | None:
+    """``pymdownx.tabbed``'s ``slugify``/``separator``/``combine_header_slug``, when it
+    sets ``slugify`` (without it tabs have counter ids: ``tabids``)."""
+    node = _toc_node(text, "pymdownx.tabbed")
+    if node is None:
+        return None
+    values = {str(k.value): v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+    slugify = values.get("slugify")
+    if slugify is None:
+        return None
+    separator = values.get("separator")
+    sep = str(separator.value) if isinstance(separator, yaml.ScalarNode) else "-"
+    combine = values.get("combine_header_slug")
+    combined = isinstance(combine, yaml.ScalarNode) and str(combine.value).lower() == "true"
+    return TabSlugs(_slugify_style(slugify, sep), sep, combined)
+
+
+def _toc_node(text: str, extension: str = "toc") -> yaml.MappingNode | None:
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
@@ -90,16 +110,17 @@ def _toc_node(text: str) -> yaml.MappingNode | None:
         return None
     for key, value in root.value:
         if getattr(key, "value", None) == "markdown_extensions":
-            return _find_toc(value)
+            return _find_extension(value, extension)
     return None
 
 
-def _find_toc(node: yaml.Node) -> yaml.MappingNode | None:
+def _find_extension(node: yaml.Node, extension: str) -> yaml.MappingNode | None:
     items = node.value if isinstance(node, yaml.SequenceNode) else [node]
     for item in items:
         if isinstance(item, yaml.MappingNode):
             for key, value in item.value:
-                if getattr(key, "value", None) == "toc" and isinstance(value, yaml.MappingNode):
+                named = getattr(key, "value", None) == extension
+                if named and isinstance(value, yaml.MappingNode):
                     return value
     return None
 

@@ -8,6 +8,8 @@
   target ``(id)=`` (or a blank line without an id), a span ``[text]{#id}`` its text after
   an anchor ``<span id="id"></span>``, attributes after a link, code span, image or
   autolink an anchor (myst only);
+* MyST ``{.glossary}`` lines are noted (``GLOSSARY_KEY``) before they become blank: the
+  definition list after one is a glossary (``normalise.glossaries``);
 * MyST roles: ``{ref}`Title <target>``` reads ``Title`` (``{ref}``, ``{doc}``, ``{term}``,
   ``{numref}``, ``{any}``, ``{download}``: their text, else their target), any other role
   its content as code (``{py:func}`len``` reads ```len```) (myst only).
@@ -27,6 +29,8 @@ from askdocs.corpus.dialects.jsx import normalise_tags
 
 SOURCE_KEY = "askdocs_source"
 DIALECT_KEY = "askdocs_dialect"  # parser option: the dialect the parser was made for
+GLOSSARY_KEY = "askdocs_glossary"  # env: lines ``{.glossary}`` (``glossary_lines``)
+_GLOSSARY_LINE = re.compile(r"^[ \t]{0,3}\{[^{}]*\.glossary\b[^{}]*\}[ \t]*$")
 _STATEMENT = re.compile(r"^[ \t]{0,3}\{%-?\s*[a-z_]\w*\b.*?-?%\}[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
@@ -38,8 +42,17 @@ def rewrite_source(state: StateCore) -> None:
     if "{%" in state.src:
         state.src = blank_template_lines(state.src)
     if state.md.options.get(DIALECT_KEY) == "myst" and "{" in state.src:
+        state.env[GLOSSARY_KEY] = glossary_lines(state.src)
         state.src = myst_attributes(state.src)
     state.env[SOURCE_KEY] = state.src
+
+
+def glossary_lines(text: str) -> frozenset[int]:
+    """0-based lines ``{.glossary}`` (MyST ``attrs_block``): the definition list after one
+    is a glossary, whose terms are targets."""
+    return frozenset(
+        index for index, line in enumerate(text.split("\n")) if _GLOSSARY_LINE.match(line)
+    )
 
 
 def blank_template_lines(text: str) -> str:

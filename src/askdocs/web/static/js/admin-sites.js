@@ -11,19 +11,24 @@ const SITE_STATES = {
 const POLL_MS = 3000; // how often the State column is refreshed while a site is indexing
 
 function siteState(site) {
-  const label = SITE_STATES[site.state] ?? site.state;
+  const label = site.indexing || SITE_STATES[site.state] || site.state || "";
   const count = (site.problems || []).length;
   return count ? `${label} (${count} page${count === 1 ? "" : "s"} not served)` : label;
+}
+
+// Whether the site's indexing is under way (the State column keeps refreshing meanwhile).
+function busy(site) {
+  return site.state === "building" || Boolean(site.embedding);
 }
 
 function stateCell(site) {
   const cell = el("span", "site-state", siteState(site));
   cell.dataset.siteId = site.id;
-  cell.dataset.state = site.state || "unknown";
+  cell.dataset.busy = String(busy(site));
   return cell;
 }
 
-// While a site is indexing, re-read the list and update each State cell in place, until
+// While a site is indexing or embedding, re-read the list and update each State cell in place, until
 // none is indexing or the panel left the page.
 function watchStates(ctx, op, cells) {
   const tick = async () => {
@@ -40,11 +45,11 @@ function watchStates(ctx, op, cells) {
       const site = byId.get(cell.dataset.siteId);
       if (!site) continue;
       cell.textContent = siteState(site);
-      cell.dataset.state = site.state || "unknown";
+      cell.dataset.busy = String(busy(site));
     }
-    if (sites.some((site) => site.state === "building")) setTimeout(tick, POLL_MS);
+    if (sites.some(busy)) setTimeout(tick, POLL_MS);
   };
-  if (cells.some((cell) => cell.dataset.state === "building")) setTimeout(tick, POLL_MS);
+  if (cells.some((cell) => cell.dataset.busy === "true")) setTimeout(tick, POLL_MS);
 }
 
 const EDITABLE = ["name", "roots", "hostnames", "public", "askEnabled", "askDailyLimit", "defaultLocale"];

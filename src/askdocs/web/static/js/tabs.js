@@ -2,7 +2,8 @@
 // Without this script every panel shows with its label. With it, each set gets a tab list
 // (WAI-ARIA tabs pattern): role=tablist/tab/tabpanel, aria-selected, aria-controls, a
 // roving tabindex (only the selected tab is in the tab order), and Left/Right/Home/End move
-// between tabs and select them. Nothing here comes from the article's HTML but text.
+// between tabs and select them; a link to a tab's anchor (the span before its panel) selects
+// it. Nothing here comes from the article's HTML but text and ids.
 let counter = 0;
 
 export function enhanceTabs(root) {
@@ -20,7 +21,27 @@ function enhance(set) {
   set.classList.add("tabset-active");
   list.addEventListener("keydown", (event) => onKey(event, tabs, panels));
   tabs.forEach((tab, index) => tab.addEventListener("click", () => select(tabs, panels, index, false)));
-  select(tabs, panels, 0, false);
+  select(tabs, panels, Math.max(linked(panels), 0), false);
+  window.addEventListener("hashchange", () => {
+    const index = linked(panels);
+    if (index >= 0) select(tabs, panels, index, false);
+  });
+}
+
+// The panel a link opened (#id of the anchor span just before it: a content tab's id as
+// the docs' build gives it), or -1.
+function linked(panels) {
+  let wanted = "";
+  try {
+    wanted = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return -1;
+  }
+  if (!wanted) return -1;
+  return panels.findIndex((panel) => {
+    const before = panel.previousElementSibling;
+    return before !== null && before.matches("span[id]") && before.id === wanted;
+  });
 }
 
 function tabFor(panel, list) {
