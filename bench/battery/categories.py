@@ -18,12 +18,12 @@ from pathlib import Path
 
 import httpx
 import jwt as pyjwt
-from askdocs.keys import standalone_ring
 from bench.battery.rig import Rig
 from tests.db.faults import frozen
 from tests.reader.traversal import DOT_DOT_SLASH, SPECIAL, TARGETS
 
 from askdocs.db import Database
+from askdocs.keys import standalone_ring
 from askdocs.settings import Settings
 from askdocs.users.service import UserService
 
