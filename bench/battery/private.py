@@ -21,13 +21,13 @@ from dataclasses import dataclass
 
 import anyio
 import httpx
-from askdocs.admin.names import grantable_tools
 from bench.battery.accounts import Browser, code_of, world
 from bench.battery.categories import Mode, Result
 from bench.battery.mcp import mcp_token, servers, session
 from bench.battery.rig import Rig
 
 from askdocs.admin.grants import ensure_first_admin_grant
+from askdocs.admin.table import grantable_tools
 from askdocs.db.admin_models import ToolGrantRow
 
 PRIVATE = "battery-private"
