@@ -54,7 +54,7 @@ def private_site(rig: Rig) -> PrivateSite:
     org = people.users.create_organisation("Battery private org", owner_id).id
     member_id = people.person("private-member@battery.test")
     people.users.add_member(org, member_id, "member")
-    ensure_first_admin_grant(people.db)
+    ensure_first_admin_grant(people.db, grantable_tools())
     with people.db.session(write=True) as db:
         for tool in grantable_tools():
             if db.get(ToolGrantRow, (owner_id, tool)) is None:

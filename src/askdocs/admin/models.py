@@ -12,9 +12,9 @@ each operation and answer with their own codes. A field left out and a field giv
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from askdocs.error_codes import ErrorCode
@@ -24,7 +24,20 @@ from askdocs.wire import JsonDict
 
 ORG_HELP = "Organisation id; only needed if you belong to several."
 SITE_HELP = "The site's id."
+SITE_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"  # admin.sites.SITE_ID, as the schema says it
 A = TypeVar("A", bound="Args")
+
+
+def _integral(value: object) -> object:
+    """JSON Schema's ``integer`` is any number without a fraction: ``14.0`` is 14."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# A whole number as JSON writes it (strict otherwise: "14" and true are refused); its bounds
+# go before the validator, or the JSON schema would carry pydantic's names for them
+Whole = BeforeValidator(_integral)
 
 
 class Args(BaseModel):
@@ -38,7 +51,7 @@ class OrgScoped(Args):
 
 
 class SiteRef(OrgScoped):
-    site_id: str = Field(max_length=63, description=SITE_HELP)
+    site_id: str = Field(max_length=63, pattern=SITE_ID_PATTERN, description=SITE_HELP)
 
 
 class Root(Args):
@@ -58,8 +71,8 @@ class SiteFields(Args):
     )
     public: bool | None = Field(None, description="Whether anyone may read the site.")
     ask_enabled: bool | None = Field(None, description="Whether Ask AI answers on this site.")
-    ask_daily_limit: int | None = Field(
-        None, ge=0, description="Ask AI questions per day on this site (empty: no limit)."
+    ask_daily_limit: Annotated[int, Field(ge=0), Whole] | None = Field(
+        None, description="Ask AI questions per day on this site (empty: no limit)."
     )
     default_locale: str | None = Field(
         None, max_length=35, description="The site's language, e.g. en or pt-BR."
@@ -67,7 +80,7 @@ class SiteFields(Args):
 
 
 class CreateSite(SiteFields, OrgScoped):
-    id: str = Field(max_length=63, description="The new site's id.")
+    id: str = Field(max_length=63, pattern=SITE_ID_PATTERN, description="The new site's id.")
     name: str = Field(max_length=200, description="The site's name.")
 
 
@@ -142,8 +155,10 @@ class DeleteInferenceProvider(ProviderRef):
 
 
 class ListIndexRuns(OrgScoped):
-    site_id: str | None = Field(None, max_length=63, description=SITE_HELP)
-    limit: int | None = Field(None, ge=1, le=50, description="How many runs (1-50, default 20).")
+    site_id: str | None = Field(None, max_length=63, pattern=SITE_ID_PATTERN, description=SITE_HELP)
+    limit: Annotated[int, Field(ge=1, le=50), Whole] | None = Field(
+        None, description="How many runs (1-50, default 20)."
+    )
 
 
 class NoArgs(Args):

@@ -17,14 +17,14 @@ from pydantic import JsonValue
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from askdocs.admin.models import CreateSite, Root, SiteFields, bad, text
+from askdocs.admin.models import SITE_ID_PATTERN, CreateSite, Root, SiteFields, bad, text
 from askdocs.admin.results import SiteOut
 from askdocs.db.admin_models import SiteRow
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.settings import RootConfig, SiteConfig
 
-SITE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+SITE_ID = re.compile(SITE_ID_PATTERN)
 HOSTNAME = re.compile(r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9-]{1,63})*$")
 ROOT_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 LOCALE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")

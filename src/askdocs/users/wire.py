@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from askdocs.auth.emails import EMAIL_PATTERN
-from askdocs.guard.validation import CleanText
+from askdocs.guard.validation import CleanText, NonBlankText
 from askdocs.users.types import OrgRole
 from askdocs.wire import Wire
 
@@ -125,7 +125,7 @@ class UserListOut(Wire):
 
 
 class OrgCreateIn(Wire):
-    name: str = Field(min_length=1, max_length=200)
+    name: NonBlankText = Field(max_length=200)  # blank: 400 invalid_name
     owner_email: Email | None = None
 
 

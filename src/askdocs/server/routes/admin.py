@@ -141,13 +141,28 @@ def _add_single(op: Read[Any, Any] | Action[Any, Any]) -> None:
         _add_route(op, run)
 
 
+CONSTRAINTS = ("min_length", "max_length", "pattern", "ge", "le", "gt", "lt")
+
+
+def _constraints(info: Any) -> dict[str, Any]:
+    """The field's bounds (length, pattern, range), so the parameter documents what the
+    argument model accepts and no more (schemathesis: a valid request is never refused)."""
+    found: dict[str, Any] = {}
+    for item in info.metadata:
+        for key in CONSTRAINTS:
+            if getattr(item, key, None) is not None:
+                found[key] = getattr(item, key)
+    return found
+
+
 def _route_param(op: AnyOperation, name: str, info: Any) -> inspect.Parameter:
-    alias = info.alias or name
+    alias, bounds = info.alias or name, _constraints(info)
     path = op.route.path if op.route is not None else ""
     if f"{{{alias}}}" in path or f"{{{alias}:path}}" in path:
-        return keyword(alias, Annotated[str, Path(description=info.description)])
+        return keyword(alias, Annotated[str, Path(description=info.description, **bounds)])
     annotation = info.annotation if not info.is_required() else info.annotation | None
-    return keyword(alias, Annotated[annotation, Query(description=info.description)], None)
+    query = Query(description=info.description, **bounds)
+    return keyword(alias, Annotated[annotation, query], None)
 
 
 def _add_route(op: Read[Any, Any] | Action[Any, Any], run: Endpoint) -> None:

@@ -38,18 +38,20 @@ def _documented() -> dict[str, object]:
     """The body as ``/openapi.json`` shows it: the operation's slug and its typed arguments
     (each operation's model, closed); the operation's own model checks them."""
     changes = [op for op in TABLE if isinstance(op, Change)]
-    variants = [{**op.schema(), "title": f"Arguments of {op.name}"} for op in changes]
-    properties = {
-        "operation": {"type": "string", "enum": [op.slug for op in changes]},
-        "arguments": {"oneOf": variants},
-    }
-    schema = {
-        "title": "StoreProposal",
-        "type": "object",
-        "properties": properties,
-        "required": ["operation", "arguments"],
-        "additionalProperties": False,
-    }
+    variants = [
+        {
+            "title": f"Store{op.name}",
+            "type": "object",
+            "properties": {
+                "operation": {"type": "string", "enum": [op.slug]},
+                "arguments": {**op.schema(), "title": f"Arguments of {op.name}"},
+            },
+            "required": ["operation", "arguments"],
+            "additionalProperties": False,
+        }
+        for op in changes
+    ]
+    schema = {"title": "StoreProposal", "oneOf": variants}  # the operation names its arguments
     return {BODY_KEY: schema}
 
 
