@@ -574,12 +574,16 @@ def _target_file(page: Page, path: str, root: Path, tree: Tree) -> Path | None:
         return None  # a page's file named as a folder: MkDocs leaves it a dead relative URL
     base = path.lstrip("/") if path.startswith("/") else None
     joined = base if base is not None else contained_path(page.path, path)
-    if base is None and page.dialect == "mkdocs" and not path.endswith((".md", ".mdx")):
-        joined = _directory_url_path(page.path, path)  # a URL from the page's folder URL
     if joined is None and tree.url_root and not path.endswith((".md", ".mdx")):
         joined = posixpath.normpath(posixpath.join("/", posixpath.dirname(page.path), path))
         joined = joined.lstrip("/") or "index"
     found = _file_at(joined, root) if joined is not None else None
+    url = base is None and not path.endswith((".md", ".mdx"))
+    if found is None and url and page.dialect == "mkdocs":
+        # MkDocs rewrites a link to any file of the docs from the file; any other stays a
+        # URL, which a browser resolves from the page's directory URL
+        directory = _directory_url_path(page.path, path)
+        found = _file_at(directory, root) if directory is not None else None
     bare = base is None and not path.startswith(("./", "../"))
     if found is None and bare and page.dialect == "docusaurus":
         found = _file_at(posixpath.normpath(path), root)
