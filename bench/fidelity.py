@@ -22,10 +22,14 @@ visitor, and every page title is searched through the engine with the visitor's 
 * ``titles``: pages whose title differs from the title the dialect's own build shows
   (``expected_title``: an independent reading of the raw file);
 * ``links``: authored internal links the reader renders as plain text (or whose anchor it
-  drops) although the dialect's build resolves them: the target page is in the tree and
-  the anchor is one of its heading ids or explicit anchors; links that are dead upstream
-  too (no such file or anchor in the tree) are counted apart as ``dead``, and links to
-  files that are not pages (images, downloads) as ``files``;
+  drops) although the dialect's build resolves them to Markdown in the tree: the target
+  page is in the tree and the anchor one the build makes there (``Upstream``: heading
+  ids, explicit anchors, MyST targets and glossary terms, MkDocs footnotes, fence ids and
+  content tabs); counted apart: ``dead`` (dead upstream too: no such file or anchor),
+  ``gen`` (generated: the build resolves it to a target only code generation makes,
+  Sphinx's Python objects, an MkDocs hook's shortcode headings, a tree's ``generated``
+  paths), ``else`` (elsewhere: into another project's docs, a tree's ``elsewhere``) and
+  ``files`` (files that are not pages: images, downloads);
 * ``refused``: search hits whose URL the reader refuses the visitor (or whose anchor is
   not on the page).
 """
@@ -49,7 +53,9 @@ from markdown_it import MarkdownIt
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.detect import detect_dialect
 from askdocs.corpus.dialects.nav import load_nav
-from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, slug
+from askdocs.corpus.dialects.siteconfig import mkdocs_tab_slugs
+from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, dedupe, slug
+from askdocs.corpus.dialects.tabids import TabSlugs
 from askdocs.errors import AskDocsError
 from askdocs.ingest import CorpusSnapshot
 from askdocs.reader.article import link_context
@@ -75,20 +81,32 @@ class Tree:
     commit: str = ""
     paths: tuple[str, ...] = ()  # what ``fetch`` extracts (the docs and their configuration)
     exclude: tuple[str, ...] = ()
+    # link paths (prefixes) to pages the build generates from code, never from Markdown
+    generated: tuple[str, ...] = ()
+    # targets the build resolves into another project's docs (Sphinx intersphinx), by hand
+    elsewhere: tuple[str, ...] = ()
+    url_root: bool = False  # the docs are served at the site's root (a browser clamps ``..``)
+    markdown_only: bool = False  # the copy holds only the Markdown files (shared corpora)
 
 
 TREES: tuple[Tree, ...] = (
-    Tree("fastapi-docs", "mkdocs", "."),
-    Tree("httpx-docs", "mkdocs", "."),
-    Tree("traefik-docs", "mkdocs", "."),
+    Tree("fastapi-docs", "mkdocs", ".", markdown_only=True),
+    Tree("httpx-docs", "mkdocs", ".", markdown_only=True),
+    Tree("traefik-docs", "mkdocs", ".", markdown_only=True),
     Tree(
         "mkdocs-material", "mkdocs", "docs", "squidfunk/mkdocs-material",
         "5b36f2ac499a45905e246bc66bbee2858ef6556f", ("docs", "mkdocs.yml"),
     ),
-    Tree("frigate-docs", "docusaurus", "."),
+    # docs.frigate.video serves the docs at its root (routeBasePath "/"); the OpenAPI plugin
+    # generates integrations/api/ from the HTTP API's spec
+    Tree(
+        "frigate-docs", "docusaurus", ".", url_root=True, generated=("integrations/api/",),
+        markdown_only=True,
+    ),
     Tree(
         "redux", "docusaurus", "docs", "reduxjs/redux",
         "3084fc33bb23ab4cab4796172eafe342da4e73d9", ("docs", "website/docusaurus.config.ts"),
+        url_root=True,  # website/docusaurus.config.ts: routeBasePath "/"
     ),
     Tree(
         "prettier", "docusaurus", "docs", "prettier/prettier",
@@ -109,6 +127,8 @@ TREES: tuple[Tree, ...] = (
     Tree(
         "myst-parser", "myst", "docs", "executablebooks/MyST-Parser",
         "4ec4cf86c2ba01e0d425f801f8374effc65b71fb", ("docs",),
+        # docs/conf.py intersphinx_mapping: Sphinx's own docs
+        elsewhere=("sphinx.application.Sphinx", "usage/restructuredtext/roles"),
     ),
     Tree(
         "jupyter-book", "myst", "docs", "jupyter-book/jupyter-book",
@@ -120,6 +140,7 @@ TREES: tuple[Tree, ...] = (
     Tree(
         "homebrew", "gfm", "docs", "Homebrew/brew",
         "aad366ffaf6a8c94c66d35e4b990d42ac4195305", ("docs",),
+        generated=("rubydoc/",),  # YARD's API docs, docs/Rakefile RUBYDOC_DIR
     ),
 )  # fmt: skip
 
@@ -160,6 +181,8 @@ class Report:
     links: list[str] = field(default_factory=list)
     dead: int = 0
     dead_links: list[str] = field(default_factory=list)
+    generated: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
     files: int = 0
     refused: list[str] = field(default_factory=list)
     hits: int = 0
@@ -170,14 +193,16 @@ class Report:
         detail = ",".join(f"{k}={v}" for k, v in sorted(self.raw.items()) if v)
         return (
             f"{self.name:18} {self.dialect:10} {self.detected:10} {self.pages:5} "
-            f"{raw:5} {len(self.titles):6} {len(self.links):5} {self.dead:5} {self.files:5} "
+            f"{raw:5} {len(self.titles):6} {len(self.links):5} {self.dead:5} "
+            f"{len(self.generated):5} {len(self.elsewhere):5} {self.files:5} "
             f"{self.hits:6} {len(self.refused):7}  {detail}"
         )
 
 
 HEADER = (
     f"{'tree':18} {'dialect':10} {'detected':10} {'pages':>5} {'raw':>5} {'titles':>6} "
-    f"{'links':>5} {'dead':>5} {'files':>5} {'hits':>6} {'refused':>7}  raw by marker"
+    f"{'links':>5} {'dead':>5} {'gen':>5} {'else':>5} {'files':>5} {'hits':>6} {'refused':>7}"
+    "  raw by marker"
 )
 
 
@@ -262,32 +287,140 @@ def _first_h1(body: str) -> str:
     return ""
 
 
-def myst_labels(root: Path) -> set[str]:
-    """A MyST project's targets, ``(label)=`` lines and directives' ``:name:``, which Sphinx
-    resolves from any page."""
-    found: set[str] = set()
-    for file in root.rglob("*.md"):
-        text = file.read_text(encoding="utf-8", errors="replace")
-        found.update(re.findall(r"^\(([^()\s]+)\)=\s*$", text, re.M))
-        found.update(re.findall(r"^:name:\s*(\S+)\s*$", text, re.M))
-    return found
+_DIRECTIVE = re.compile(r"^\s*(`{3,}|~{3,}|:{3,})\s*\{([\w:-]+)\}\s*(.*?)\s*$")
+_PY_OBJECT = re.compile(r"^(?:py:\w+|autodoc2-object|auto(?:class|function|module|data|method))$")
 
 
-def anchors_in(dialect: Dialect, raw: str) -> set[str]:
+@dataclass
+class Upstream:
+    """What the dialect's build resolves beyond the headings of a page, read from the
+    tree on its own terms (never through askdocs's parser):
+
+    * MyST (Sphinx, mystmd), from any page: ``(label)=`` lines; a directive's ``:name:``
+      or ``:label:`` option, indented too (in a list item, in ``{eval-rst}`` as
+      reStructuredText's ``:name:``), and ``.. _label:``; ``{figure-md} label``; glossary
+      terms (after ``{.glossary}`` or in ``{glossary}``: by the term itself or
+      ``term-...``);
+    * generated by code, never by the Markdown: Python objects a ``{py:*}``,
+      ``{autodoc2-object}`` or ``{auto*}`` directive documents (Sphinx builds their
+      targets from the code), and on MkDocs pages a hook's shortcode heading
+      (``<!-- md:setting X -->`` is ``#X``, ``<!-- md:option X -->`` ``#+X``: Material's
+      ``overrides/hooks/shortcodes.py``);
+    * MkDocs per page: Python-Markdown footnotes ``fn:LABEL`` / ``fnref:LABEL`` when the
+      ``footnotes`` extension is on; content-tab ids when ``pymdownx.tabbed`` sets
+      ``slugify`` (with ``combine_header_slug``, the heading's id, separator, the tab's).
+    """
+
+    labels: set[str] = field(default_factory=set)
+    objects: set[str] = field(default_factory=set)
+    footnotes: bool = False
+    tabs: TabSlugs | None = None
+
+
+def read_upstream(dialect: str, root: Path) -> Upstream:
+    model = Upstream()
+    if dialect == "mkdocs":
+        config = _mkdocs_yml(root)
+        text = config.read_text(encoding="utf-8", errors="replace") if config else ""
+        model.footnotes = bool(
+            re.search(r"^\s*-\s*(?:markdown\.extensions\.)?footnotes\b", text, re.M)
+        )
+        model.tabs = mkdocs_tab_slugs(text) if text else None
+    if dialect == "myst":
+        for file in sorted(root.rglob("*.md")):
+            _myst_targets(file.read_text(encoding="utf-8", errors="replace"), model)
+    return model
+
+
+def _mkdocs_yml(root: Path) -> Path | None:
+    for folder in (root, *root.parents):
+        for name in ("mkdocs.yml", "mkdocs.yaml"):
+            if (folder / name).is_file():
+                return folder / name
+    return None
+
+
+def _myst_targets(text: str, model: Upstream) -> None:
+    glossary = False
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        target = re.match(r"^\s*\(([^()\s]+)\)=\s*$", line)
+        option = re.match(r"^\s*:(?:name|label):\s*(\S+)\s*$", line)
+        rst = re.match(r"^\s*\.\.\s+_([^:`\s][^:`]*):\s*$", line)
+        for found in (target, option, rst):
+            if found:
+                model.labels.add(found.group(1).strip())
+        directive = _DIRECTIVE.match(line)
+        if directive and directive.group(2) == "figure-md" and directive.group(3):
+            model.labels.add(directive.group(3).split()[0])
+        if directive and _PY_OBJECT.match(directive.group(2)) and directive.group(3):
+            model.objects.add(directive.group(3).split()[0].split("(")[0])
+        if re.match(r"^\s*\{[^{}]*\.glossary\b[^{}]*\}\s*$", line) or (
+            directive and directive.group(2) == "glossary"
+        ):
+            glossary = True
+        elif (
+            glossary
+            and not line.strip()
+            and index + 1 < len(lines)
+            and not lines[index + 1].strip()
+        ):
+            glossary = False
+        nxt = lines[index + 1] if index + 1 < len(lines) else ""
+        if glossary and line.strip() and not line.startswith((":", " ")) and nxt.startswith(": "):
+            term = " ".join(line.split())
+            model.labels.update({term, term.lower(), _term_id(term)})
+
+
+def _term_id(term: str) -> str:
+    ident = re.sub(r"[^a-z0-9]+", "-", " ".join(term.lower().split()))
+    return "term-" + (re.sub(r"^[-0-9]+|-+$", "", ident) or "0")
+
+
+def anchors_in(dialect: Dialect, raw: str, upstream: Upstream | None = None) -> set[str]:
     """Ids a page offers in the dialect's build: its headings' slugs, explicit ``{#id}``,
-    HTML ``id``/``name`` attributes and MyST ``(label)=`` targets."""
+    HTML ``id``/``name`` attributes, MyST ``(label)=`` targets, and (``Upstream``) MkDocs'
+    footnote and content-tab ids."""
     style = DIALECT_SLUGS[dialect]
     found: set[str] = set()
+    if upstream is not None and dialect == "mkdocs":  # pymdownx.superfences { .sh #id }
+        found.update(re.findall(r"^\s*(?:`{3,}|~{3,})\s*\{[^}]*?(?<![\w.])#([\w:.-]+)", raw, re.M))
+    used: set[str] = set()
+    heading_id = ""
     for line in _outside_code(_front(raw)[1]).split("\n"):
         heading = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if heading:
             explicit = re.search(r"\{\s*#([\w.:-]+)[^}]*\}\s*$", heading.group(1))
             text = _TAG_HTML.sub("", re.sub(r"\{[^}]*\}\s*$", "", heading.group(1)))
-            found.add(explicit.group(1) if explicit else slug(text.replace("`", "").strip(), style))
+            made = slug(text.replace("`", "").strip(), style)
+            heading_id = explicit.group(1) if explicit else dedupe(made, used, style)
+            found.add(heading_id)
         found.update(re.findall(r"""\b(?:id|name)=["']([^"']+)["']""", line))
         target = re.match(r"^\(([\w.:-]+)\)=\s*$", line)
         if target:
             found.add(target.group(1))
+        if upstream is None:
+            continue
+        note = re.match(r"^\[\^([^\]\s]+)\]:", line)
+        if upstream.footnotes and note:
+            found.update({f"fn:{note.group(1)}", f"fnref:{note.group(1)}"})
+        tab = re.match(r"^(\s*)===[!+]?\s+\"(.*)\"\s*$", line)
+        if upstream.tabs is not None and tab:
+            found.add(_tab_id(tab.group(2), heading_id, upstream.tabs, used))
+    return found
+
+
+def _tab_id(label: str, heading_id: str, config: TabSlugs, used: set[str]) -> str:
+    text = " ".join(re.sub(r":[a-z]+-[\w-]+:", "", label).split())
+    made = slug(text, config.style)
+    made = f"{heading_id}{config.separator}{made}" if config.combine_header_slug else made
+    return dedupe(made, used, config.style)
+
+
+def generated_in(raw: str) -> set[str]:
+    """Ids a hook's shortcode heading gets on an MkDocs page (``Upstream``)."""
+    found = set(re.findall(r"^#{1,6}\s+<!--\s*md:setting\s+(\S+)\s*-->", raw, re.M))
+    found.update("+" + name for name in re.findall(r"<!--\s*md:option\s+(\S+)\s*-->", raw))
     return found
 
 
@@ -309,14 +442,14 @@ def measure(tree: Tree, folder: Path, data: Path, details: bool) -> Report:
     service = AskDocs(settings, [site])
     reader = DocsReader(settings)
     nav = _nav_titles(root)
-    labels = myst_labels(root) if tree.dialect == "myst" else set()
+    upstream = read_upstream(tree.dialect, root)
     try:
         service.index(site.id)
         snapshot = service.snapshot(site.id)
         pages = readable_pages(snapshot, "en")
         report.pages = len(pages)
         for page in pages:
-            _page(reader, site, page, snapshot, root, report, nav, labels)
+            _page(reader, site, page, snapshot, tree, root, report, nav, upstream)
         for page in pages:
             _search(service, reader, site, page.title, report)
     finally:
@@ -336,8 +469,8 @@ def _nav_titles(root: Path) -> dict[str, str]:
 
 
 def _page(
-    reader: DocsReader, site: SiteConfig, page: Page, snapshot: CorpusSnapshot, root: Path,
-    report: Report, nav: dict[str, str], labels: set[str],
+    reader: DocsReader, site: SiteConfig, page: Page, snapshot: CorpusSnapshot, tree: Tree,
+    root: Path, report: Report, nav: dict[str, str], upstream: Upstream,
 ) -> None:  # fmt: skip
     where = page.path
     try:
@@ -353,7 +486,7 @@ def _page(
     wanted = expected_title(page.dialect, raw, page.path, nav)
     if wanted and _norm(wanted) != _norm(page.title):
         report.titles.append(f"{where}: {page.title!r} != {wanted!r}")
-    _links(page, snapshot, root, report, labels)
+    _links(page, snapshot, tree, root, report, upstream)
 
 
 def _norm(text: str) -> str:
@@ -361,9 +494,11 @@ def _norm(text: str) -> str:
 
 
 def _links(
-    page: Page, snapshot: CorpusSnapshot, root: Path, report: Report, labels: set[str]
-) -> None:
-    job = MarkupJob(page.body, tuple(h.section_id for h in page.headings), dialect=_d(page))
+    page: Page, snapshot: CorpusSnapshot, tree: Tree, root: Path, report: Report,
+    upstream: Upstream,
+) -> None:  # fmt: skip
+    ids = tuple(h.section_id for h in page.headings)
+    job = MarkupJob(page.body, ids, dialect=_d(page), tab_ids=page.tab_ids)
     markup = render_markup(job)
     context = link_context(page, readable_variants(snapshot))
     for ref in markup.links:
@@ -375,12 +510,16 @@ def _links(
         fragment = unquote(parts.fragment)
         if resolved is not None and (not fragment or "#" in resolved.href):
             continue
-        verdict = _upstream(page, unquote(parts.path), fragment, root, labels)
+        verdict = _upstream(page, unquote(parts.path), fragment, tree, root, upstream)
         if verdict == "file":
             report.files += 1
         elif verdict == "dead":
             report.dead += 1
             report.dead_links.append(f"{page.path}: {href}")
+        elif verdict == "generated":
+            report.generated.append(f"{page.path}: {href}")
+        elif verdict == "elsewhere":
+            report.elsewhere.append(f"{page.path}: {href}")
         else:
             shown = "dropped anchor" if resolved is not None else "unresolved"
             report.links.append(f"{page.path}: {href} ({shown})")
@@ -390,32 +529,84 @@ def _d(page: Page) -> Dialect:
     return page.dialect  # type: ignore[return-value]
 
 
-def _upstream(page: Page, path: str, fragment: str, root: Path, labels: set[str]) -> str:
-    """``ok`` when the dialect's build resolves the link (the target file is in the tree,
-    the anchor on it; a MyST label anywhere), ``dead`` when it does not, ``file`` for a
-    non-page file."""
-    if labels and ((not path and fragment in labels) or (path in labels and not fragment)):
+def _upstream(
+    page: Page, path: str, fragment: str, tree: Tree, root: Path, upstream: Upstream
+) -> str:
+    """``ok`` when the dialect's build resolves the link to Markdown in the tree (the
+    target file is in the tree, the anchor on it; a MyST label anywhere), ``generated``
+    when to a target only code generation makes (``Upstream``, ``Tree.generated``),
+    ``elsewhere`` when into another project's docs (``Tree.elsewhere``), ``file`` for a
+    non-page file, ``dead`` when the build does not resolve it either."""
+    name = fragment if not path else path if not fragment else ""
+    if name in upstream.labels:
         return "ok"
-    target = _target_file(page, path, root)
+    if name in upstream.objects:
+        return "generated"
+    if name and name in tree.elsewhere:
+        return "elsewhere"
+    if tree.generated and _joined(page, path).startswith(tree.generated):
+        return "generated"
+    target = _target_file(page, path, root, tree)
     if target is None:
-        return "dead"
+        # a copy of Markdown files only cannot tell a download the build has from a dead one
+        suffix = posixpath.splitext(path)[1]
+        return (
+            "file" if tree.markdown_only and suffix not in ("", ".md", ".mdx", ".html") else "dead"
+        )
     if target.suffix not in (".md", ".mdx"):
         return "file"
     if not fragment:
         return "ok"
     raw = target.read_text(encoding="utf-8", errors="replace")
-    return "ok" if fragment in anchors_in(_d(page), raw) else "dead"
+    if fragment in anchors_in(_d(page), raw, upstream):
+        return "ok"
+    return "generated" if _d(page) == "mkdocs" and fragment in generated_in(raw) else "dead"
 
 
-def _target_file(page: Page, path: str, root: Path) -> Path | None:
+def _target_file(page: Page, path: str, root: Path, tree: Tree) -> Path | None:
+    """The file ``path`` names from ``page`` as the build resolves it: relative to the page
+    (a URL above the root clamped there, as a browser does, where the tree's docs are
+    served at the site's root: ``url_root``), or from the root when absolute; Docusaurus
+    tries ``api/x.md`` (neither ``./`` nor ``../``) from the docs root too."""
     if not path:
         return root / page.path
-    base = path.lstrip("/") if path.startswith("/") else None
-    joined = base if base is not None else contained_path(page.path, path)
-    if joined is None:
-        return None
     if path.endswith((".md/", ".mdx/")):
         return None  # a page's file named as a folder: MkDocs leaves it a dead relative URL
+    base = path.lstrip("/") if path.startswith("/") else None
+    joined = base if base is not None else contained_path(page.path, path)
+    if joined is None and tree.url_root and not path.endswith((".md", ".mdx")):
+        joined = posixpath.normpath(posixpath.join("/", posixpath.dirname(page.path), path))
+        joined = joined.lstrip("/") or "index"
+    found = _file_at(joined, root) if joined is not None else None
+    url = base is None and not path.endswith((".md", ".mdx"))
+    if found is None and url and page.dialect == "mkdocs":
+        # MkDocs rewrites a link to any file of the docs from the file; any other stays a
+        # URL, which a browser resolves from the page's directory URL
+        directory = _directory_url_path(page.path, path)
+        found = _file_at(directory, root) if directory is not None else None
+    bare = base is None and not path.startswith(("./", "../"))
+    if found is None and bare and page.dialect == "docusaurus":
+        found = _file_at(posixpath.normpath(path), root)
+    return found
+
+
+def _directory_url_path(source: str, path: str) -> str | None:
+    """MkDocs' directory URLs: ``guide/a.md`` is served as ``guide/a/``, so a relative URL
+    (not a ``.md`` file, which MkDocs resolves from the file) starts from that folder."""
+    stem = posixpath.splitext(source)[0]
+    folder = posixpath.dirname(stem) if posixpath.basename(stem) in ("index", "README") else stem
+    joined = posixpath.normpath(posixpath.join(folder, path))
+    return None if joined == ".." or joined.startswith("../") else joined
+
+
+def _joined(page: Page, path: str) -> str:
+    """``path`` from ``page`` as a root-relative path (``..`` above the root clamped)."""
+    if path.startswith("/"):
+        return path.lstrip("/")
+    return posixpath.normpath(posixpath.join("/", posixpath.dirname(page.path), path)).lstrip("/")
+
+
+def _file_at(joined: str, root: Path) -> Path | None:
     stem = posixpath.normpath(joined).removesuffix(".html").rstrip("/")
     if stem.startswith("docs/") and not (root / stem).exists():
         stem = stem.removeprefix("docs/")
@@ -466,9 +657,11 @@ def _print_details(report: Report) -> None:
         ("title", report.titles),
         ("link", report.links),
         ("dead upstream", report.dead_links),
+        ("generated", report.generated),
+        ("elsewhere", report.elsewhere),
         ("refused", report.refused),
     ):
-        for item in items[:40]:
+        for item in items:
             print(f"  {report.name} {label}: {item}")
 
 

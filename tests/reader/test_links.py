@@ -192,3 +192,28 @@ def test_myst_labels_resolve_from_any_page() -> None:
     assert by_name is not None
     assert by_anchor.href == by_name.href == "/docs/syntax/optional#syntax%2Fcolon_fence"
     assert resolve_link("#nowhere", context) is None
+
+
+def test_docusaurus_tries_a_bare_md_path_from_the_docs_root() -> None:
+    """Docusaurus resolves ``api/x.md`` (neither ``./`` nor ``../``) from the page's folder,
+    then from the docs root (``resolveMarkdownLinkPathname``); ``./`` and ``../`` only
+    from the page's folder."""
+    nested = LinkContext("guide/deep/page.md", "guide/deep/page", SITE_FILES, SITE, root_files=True)
+    found = resolve_link("guide/features.md#hmr", nested)
+    assert found is not None
+    assert found.href == "/docs/guide/features#hmr"
+    assert resolve_link("./guide/features.md", nested) is None
+    plain = LinkContext("guide/deep/page.md", "guide/deep/page", SITE_FILES, SITE)
+    assert resolve_link("guide/features.md", plain) is None  # other dialects: from the page only
+
+
+def test_docusaurus_url_above_the_root_stays_at_the_root() -> None:
+    """Frigate's ``frigate/hardware.md`` links ``../../configuration/object_detectors#x``:
+    from ``/frigate/hardware`` a browser stops at the site's root, where the docs are."""
+    nested = LinkContext("guide/deep.md", "guide/deep", SITE_FILES, SITE, root_files=True)
+    found = resolve_link("../../guide/features#hmr", nested)
+    assert found is not None
+    assert found.href == "/docs/guide/features#hmr"
+    assert resolve_link("../../../NOTICE", nested) is None  # no such page: still text
+    plain = LinkContext("guide/deep.md", "guide/deep", SITE_FILES, SITE)
+    assert resolve_link("../../guide/features#hmr", plain) is None

@@ -56,7 +56,8 @@ def link_context(page: Page, pages: Iterable[Page]) -> LinkContext:
                 labels.update((label, targets[other.slug]) for label in other.anchors)
                 labels.update((alias, targets[other.slug]) for alias, _ in other.anchor_aliases)
     directory = page.dialect == "mkdocs"
-    return LinkContext(page.path, page.slug, files, targets, directory, labels)
+    docusaurus = page.dialect == "docusaurus"
+    return LinkContext(page.path, page.slug, files, targets, directory, labels, docusaurus)
 
 
 def render_body(

@@ -45,6 +45,10 @@ class LinkContext:
     slugs: Mapping[str, ArticleTarget]
     directory_urls: bool = False  # MkDocs: a page is served as a folder, /guide/page/
     labels: Mapping[str, ArticleTarget] = field(default_factory=dict)  # MyST: site-wide
+    # Docusaurus: ``api/x.md`` (not ``./`` or ``../``) is tried from the page, then the root;
+    # a URL's ``..`` above the root stays at the root, as a browser resolves it on a site
+    # whose docs are its root (``routeBasePath: "/"``, Frigate's and Redux's)
+    root_files: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,9 +118,15 @@ def _internal_target(path: str, context: LinkContext) -> ArticleTarget | None:
         return _absolute_target(path, context)
     if path.endswith(_MARKDOWN_SUFFIXES):
         joined = contained_path(context.source_path, path)
-        return context.files.get(joined) if joined else None
+        found = context.files.get(joined) if joined else None
+        if found is None and context.root_files and not path.startswith(("./", "../")):
+            found = context.files.get(posixpath.normpath(path))
+        return found
     base = posixpath.dirname(_url_base(context))
     relative = posixpath.normpath(posixpath.join(base, path.rstrip("/") or "."))
+    if context.root_files and (relative == ".." or relative.startswith("../")):
+        relative = posixpath.normpath(posixpath.join("/", base, path.rstrip("/") or "."))
+        relative = relative.lstrip("/") or "."
     if relative == ".." or relative.startswith(("../", "/")):
         return None
     return _slug_target(relative, context)
