@@ -73,20 +73,24 @@ class Server:
     base: str
 
     def memory_mb(self) -> dict[str, float]:
-        """``VmRSS`` and ``VmHWM`` of the server process, and ``VmRSS`` of it with its worker
-        processes (``tree_VmRSS``), in MB."""
-        found: dict[str, float] = {}
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                found[key] = round(int(value.split()[0]) / 1024, 1)
-        found["tree_VmRSS"] = round(sum(_rss_kb(pid) for pid in _tree(self.process.pid)) / 1024, 1)
-        return found
+        return memory_of(self.process.pid)
 
     def cpu_seconds(self) -> float:
         """CPU of the server and its worker processes (search, parse and render workers;
         ended children count through ``cutime`` + ``cstime``)."""
         return sum(_cpu(pid) for pid in _tree(self.process.pid))
+
+
+def memory_of(pid: int) -> dict[str, float]:
+    """``VmRSS`` and ``VmHWM`` of a server process, and ``VmRSS`` of it with its worker
+    processes (``tree_VmRSS``), in MB."""
+    found: dict[str, float] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            found[key] = round(int(value.split()[0]) / 1024, 1)
+    found["tree_VmRSS"] = round(sum(_rss_kb(child) for child in _tree(pid)) / 1024, 1)
+    return found
 
 
 def _tree(pid: int) -> list[int]:

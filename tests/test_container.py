@@ -81,7 +81,7 @@ def test_multi_stage_non_root_health_check_and_data_volume() -> None:
 def test_compose_runs_askdocs_with_postgres_redis_and_qdrant() -> None:
     compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"askdocs", "postgres", "redis", "qdrant"}
+    assert set(services) == {"askdocs", "postgres", "redis", "qdrant", "mcp"}
     env = services["askdocs"]["environment"]
     assert env["ASKDOCS_DATABASE_URL"].startswith("postgresql://askdocs:")
     assert env["ASKDOCS_REDIS_URL"] == "redis://redis:6379/0"
@@ -89,6 +89,26 @@ def test_compose_runs_askdocs_with_postgres_redis_and_qdrant() -> None:
     known = set(env_names()) | EXTRA_ENV
     assert sorted(name for name in env if name not in known) == []
     assert "askdocs-data:/var/lib/askdocs" in services["askdocs"]["volumes"]
+
+
+def test_compose_runs_the_mcp_server_in_server_mode_unpublished() -> None:
+    """Seed 002 "In docker-compose": the MCP service over HTTP on 3002, calling the API,
+    sharing its signing key, depending on its health, and not published to the host."""
+    services = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))["services"]
+    mcp, api = services["mcp"], services["askdocs"]
+    assert mcp["command"] == ["askdocs", "mcp"]
+    assert mcp["image"] == api["image"]
+    env = mcp["environment"]
+    assert (env["MCP_TRANSPORT"], env["MCP_PORT"]) == ("http", "3002")
+    assert env["ASKDOCS_API_URL"] == "http://askdocs:8000"
+    key = "ASKDOCS_AUTH__JWT_SIGNING_KEY"
+    assert env[key] == api["environment"][key]
+    assert env[key].startswith("${ASKDOCS_JWT_SIGNING_KEY:?")
+    assert mcp["depends_on"] == {"askdocs": {"condition": "service_healthy"}}
+    assert "ports" not in mcp
+    assert "3002" in " ".join(mcp["healthcheck"]["test"])
+    known = set(env_names()) | EXTRA_ENV | {"MCP_TRANSPORT", "MCP_PORT", "ASKDOCS_API_URL"}
+    assert sorted(name for name in env if name not in known) == []
 
 
 def test_env_example_names_only_settings_or_compose_variables() -> None:
@@ -99,3 +119,26 @@ def test_env_example_names_only_settings_or_compose_variables() -> None:
     assert names
     assert sorted(names - known) == []
     assert Path(REPO / ".gitignore").read_text(encoding="utf-8").count(".env\n") >= 1
+
+
+def test_the_replicas_compose_runs_replicas_behind_one_trusted_proxy() -> None:
+    """deploy/replicas: every askdocs-N has its own data volume, the same shared stores and
+    secrets, trusts exactly the proxy's fixed address, and is in nginx's upstream."""
+    folder = REPO / "deploy" / "replicas"
+    services = yaml.safe_load((folder / "compose.yaml").read_text(encoding="utf-8"))["services"]
+    replicas = sorted(name for name in services if name.startswith("askdocs-"))
+    assert replicas == ["askdocs-1", "askdocs-2"]
+    envs = [services[name]["environment"] for name in replicas]
+    assert all(env == envs[0] for env in envs)
+    known = set(env_names()) | EXTRA_ENV
+    assert sorted(name for name in envs[0] if name not in known) == []
+    proxy_address = services["proxy"]["networks"]["askdocs"]["ipv4_address"]
+    assert yaml.safe_load(envs[0]["ASKDOCS_SERVER__TRUSTED_PROXIES"]) == [proxy_address]
+    shared = ("JWT_SIGNING_KEY", "VISITOR_HASH_KEY", "CONFIRMATION_TOKEN_KEY", "SECRETS_KEY_FILE")
+    assert all(any(key.endswith(part) for key in envs[0]) for part in shared)
+    volumes = [services[name]["volumes"][0] for name in replicas]
+    assert volumes == [f"{name}-data:/var/lib/askdocs" for name in replicas]
+    nginx = (folder / "nginx.conf").read_text(encoding="utf-8")
+    assert all(f"server {name}:8000" in nginx for name in replicas)
+    assert "X-Forwarded-Proto $scheme" in nginx
+    assert "proxy_buffering off" in nginx

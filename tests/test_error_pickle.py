@@ -8,6 +8,7 @@ import pickle
 import pytest
 
 from askdocs import errors
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, CorpusError, RateLimited, UnsafePath
 
 
@@ -24,17 +25,18 @@ def _every_error() -> list[type[AskDocsError]]:
 @pytest.mark.parametrize("kind", _every_error(), ids=lambda kind: kind.__name__)
 def test_an_error_comes_back_whole(kind: type[AskDocsError]) -> None:
     if issubclass(kind, CorpusError):
-        error: AskDocsError = kind("docs/a.md", "unreadable", code="custom_code")
+        error: AskDocsError = kind("docs/a.md", "unreadable", code=ErrorCode.UNREADABLE)
     elif issubclass(kind, RateLimited):
-        error = kind("slow down", retry_after=7, code="custom_code")
+        error = kind("slow down", retry_after=7, code=ErrorCode.UNREADABLE)
     else:
-        error = kind("what went wrong", code="custom_code")
+        error = kind("what went wrong", code=ErrorCode.UNREADABLE)
     back = pickle.loads(pickle.dumps(error))
     assert type(back) is kind
     assert (str(back), back.message, back.code, back.status) == (
-        str(error), error.message, "custom_code", error.status,
+        str(error), error.message, ErrorCode.UNREADABLE, error.status,
     )  # fmt: skip
     assert back.__dict__ == error.__dict__
+    assert back.code is ErrorCode.UNREADABLE
 
 
 def test_extra_attributes_and_the_class_code_come_back() -> None:

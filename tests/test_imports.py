@@ -44,3 +44,18 @@ def test_the_script_prints_the_graph_and_exits_zero() -> None:
     assert run.returncode == 0, run.stdout[-2000:]
     assert "askdocs.app -> " in run.stdout
     assert run.stdout.rstrip().endswith("0 cycles")
+
+
+def test_a_server_on_sqlite_with_the_local_model_leaves_the_heavy_optional_parts_out() -> None:
+    """What a default ``askdocs serve`` imports to serve and search (the app, the local
+    model's session code) leaves out the ONNX graph builder (the model compiles in a child
+    process), PostgreSQL's driver and Redis's client: some 40 MB of resident memory
+    (issue #31)."""
+    code = (
+        "import sys, askdocs.server.app, askdocs.embeddings.local, askdocs.cli.serve;"
+        "print(' '.join(sorted(m for m in ('onnx', 'psycopg', 'redis') if m in sys.modules)))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert run.stdout.strip() == ""

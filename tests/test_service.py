@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, IndexBuilding, NotFound
 from askdocs.indexing import ActivityMonitor, Indexer
 from askdocs.service import AskDocs
@@ -104,7 +105,7 @@ class FlakyIndexer:
     def ensure_indexed(self, progress_for: object = None) -> object:
         self.calls += 1
         if self.calls == 1:
-            raise AskDocsError("docs root unreadable", code="config_error")
+            raise AskDocsError("docs root unreadable", code=ErrorCode.CONFIG_ERROR)
         return []
 
 

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 from bench.battery.authz import AUTHZ_CATEGORIES
@@ -14,8 +15,19 @@ from bench.battery.browser import xss_browser
 from bench.battery.categories import SERVER_CATEGORIES, Mode, Result
 from bench.battery.database import postgres_down
 from bench.battery.fuzz import schemathesis
+from bench.battery.mcp import mcp
 from bench.battery.offline import OFFLINE_CATEGORIES
+from bench.battery.pathological import pathological
+from bench.battery.private import feedback_invitations, private_sites
 from bench.battery.rig import started
+from bench.battery.signin import csrf, sessions, sign_in
+from bench.battery.sso import open_redirects, sso
+
+# issue #27: the new surfaces (sign-in, single sign-on, sessions, organisations, MCP)
+SURFACE_CATEGORIES = [
+    pathological, sign_in, csrf, sessions, sso, open_redirects, private_sites,
+    feedback_invitations, mcp,
+]  # fmt: skip
 
 
 def run(mode: Mode, only: set[str] | None = None) -> list[Result]:
@@ -30,7 +42,7 @@ def run(mode: Mode, only: set[str] | None = None) -> list[Result]:
             report(_safely(offline.__name__, lambda run=offline: run(mode)))
     with tempfile.TemporaryDirectory(prefix="askdocs-battery-") as tmp, started(Path(tmp)) as rig:
         last = [xss_browser, *AUTHZ_CATEGORIES, schemathesis, postgres_down]  # this one stops it
-        for category in [*SERVER_CATEGORIES, *last]:
+        for category in [*SERVER_CATEGORIES, *SURFACE_CATEGORIES, *last]:
             if only is None or category.__name__ in only:
                 report(_safely(category.__name__, lambda run=category: run(rig, mode)))
     return results
@@ -40,6 +52,7 @@ def _safely(name: str, call) -> Result:  # type: ignore[no-untyped-def]
     try:
         result: Result = call()
     except Exception as exc:  # a crashed category is a failed category
+        traceback.print_exc(file=sys.stderr)
         result = Result(name)
         result.fail(f"crashed: {type(exc).__name__}: {exc}")
     return result

@@ -17,7 +17,7 @@ from bench.battery.rig import Rig
 from tests.admin.world import db_state, tree_state
 
 from askdocs.admin.grants import ensure_first_admin_grant
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.table import grantable_tools
 from askdocs.auth.jwt import mint
 from askdocs.db import Database
 from askdocs.db.admin_models import SiteRow, ToolGrantRow
@@ -56,7 +56,7 @@ def people(rig: Rig) -> People:
     member = users.create_user("member@battery.test")
     org = users.create_organisation("Battery org", owner.id).id
     users.add_member(org, member.id, "member")
-    ensure_first_admin_grant(db)
+    ensure_first_admin_grant(db, grantable_tools())
     with db.session(write=True) as session:
         for user in (owner, member):
             for tool in grantable_tools():

@@ -1,5 +1,8 @@
 """What the battery runs against: one real ``askdocs serve`` over a docs tree with bad files,
-on a private PostgreSQL, with a signed-in user and their bearer token."""
+on a private PostgreSQL, with a signed-in user and their bearer token, and single sign-on
+through the battery's scripted OpenID provider (``oidc_op``). Sign-in attempts per visitor
+are raised so the categories' many sign-ins from 127.0.0.1 are not refused; the per-account
+limits keep their defaults (the ``sign_in`` category tests them)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.battery.oidc_op import CLIENT_ID, CLIENT_SECRET, ScriptedProvider, scripted_provider
 from tests.db.postgres import PostgresServer, start_postgres
 from tests.support.process import clean_env, free_port, running
 
@@ -34,6 +38,8 @@ class Rig:
     headers: dict[str, str]
     postgres: PostgresServer
     env: dict[str, str]
+    oidc: ScriptedProvider
+    stack: ExitStack  # what categories start beside the server (MCP servers) ends with it
 
 
 def write_tree(docs: Path) -> None:
@@ -55,6 +61,7 @@ def askdocs(env: dict[str, str], data_dir: Path, *args: str) -> str:
 def started(base: Path) -> Iterator[Rig]:
     with ExitStack() as stack:
         postgres = stack.enter_context(contextmanager(start_postgres)())
+        oidc = stack.enter_context(scripted_provider())
         database = postgres.url(postgres.create_database(postgres.migrated_template()))
         docs, data_dir = base / "docs", base / "data"
         write_tree(docs)
@@ -66,6 +73,11 @@ def started(base: Path) -> Iterator[Rig]:
                 "ASKDOCS_INDEX__FIRST_RUN_DELAY_SECONDS": "0",
                 "ASKDOCS_ASK__BURST_PER_MINUTE": "5",
                 "ASKDOCS_ASK__DAILY_VISITOR_LIMIT": "1000",
+                "ASKDOCS_AUTH__SIGN_IN_ATTEMPTS_PER_VISITOR": "100000",
+                "ASKDOCS_AUTH__OIDC__ISSUER": oidc.issuer,
+                "ASKDOCS_AUTH__OIDC__CLIENT_ID": CLIENT_ID,
+                "ASKDOCS_AUTH__OIDC__CLIENT_SECRET": CLIENT_SECRET,
+                "ASKDOCS_AUTH__OIDC__ALLOWED_EMAIL_DOMAINS": json.dumps(["corp.test"]),
             }
         )
         port = free_port()
@@ -75,4 +87,5 @@ def started(base: Path) -> Iterator[Rig]:
         askdocs(env, data_dir, "users", "create", "--email", "battery@example.com")
         token = askdocs(env, data_dir, "token", "create", "--email", "battery@example.com")
         headers = {"Authorization": f"Bearer {token.strip().splitlines()[-1]}"}
-        yield Rig(f"http://127.0.0.1:{port}", process.pid, data_dir, docs, headers, postgres, env)
+        url = f"http://127.0.0.1:{port}"
+        yield Rig(url, process.pid, data_dir, docs, headers, postgres, env, oidc, stack)

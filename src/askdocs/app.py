@@ -13,10 +13,17 @@ built anywhere else and no module keeps mutable state of its own. The parts:
   start-up runs and the admin re-index;
 - ``ready_pool``: a bounded pool kept for ``/readyz`` alone;
 - ``limiter``, ``bot_check``, ``visitor_key``: Ask AI's guards;
+- ``search_execution``: the search route's per-account admission, deadline, cancellation
+  and metrics (``askdocs.search.execution``);
+- ``keys``: the install's signing keys (``askdocs.keys``; configured, else in the
+  database) and ``tokens``, the confirmation tokens made with them;
 - ``reader``: the docs reader and its render workers;
-- the stored parts, which need the database: ``db``, ``admin`` (the admin operations),
-  ``assistant`` (the assistant runtime). They open in ``start()``, or on first use when
-  nothing called ``start()`` (tests that drive the ASGI app without its lifespan).
+- the stored parts, which need the database (the ``Core``'s, ``core.database()``): ``db``,
+  ``admin`` (the admin operations, handed the one indexer and token service), ``assistant``
+  (the assistant runtime). They open in ``start()``, or on first use when nothing called
+  ``start()`` (tests that drive the ASGI app without its lifespan);
+- ``changes``: the watcher (``askdocs.replicas``) that re-reads the sites, providers and
+  keys when another replica changed them (started by ``start()``).
 
 ``aclose()`` releases everything in reverse order; an engine passed in stays open.
 """
@@ -34,14 +41,17 @@ from askdocs.admin.api import AdminApi
 from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.toolset import ToolDeps
 from askdocs.blocking import BlockingPool
-from askdocs.confirm.service import ConfirmationTokens, confirmation_tokens
+from askdocs.confirm.service import ConfirmationTokens
 from askdocs.core import Core
 from askdocs.db import Database
 from askdocs.guard.botcheck import BotCheck, create_bot_check
 from askdocs.guard.limiter import Limiter, open_limits_store
-from askdocs.guard.visitor import visitor_key
 from askdocs.indexing import Indexer
+from askdocs.keys import KEY_NAMES, KeyRing, SecretBox
 from askdocs.reader.control import DocsReader
+from askdocs.replicas.changes import ChangeWatcher
+from askdocs.replicas.locks import IndexCoordination
+from askdocs.search.execution import SearchExecution
 from askdocs.service import AskDocs
 from askdocs.settings import Settings
 from askdocs.sites import SiteCatalog
@@ -64,15 +74,20 @@ class App:
 
     def __init__(self, settings: Settings, *, engine: AskDocs | None = None) -> None:
         self.settings = settings
-        self.core = Core(settings, engine=engine)
+        # a shared Qdrant server's install id and build lock, from the database
+        self.coordination = IndexCoordination(settings, lambda: self.stored().db)
+        self.core = Core(settings, engine=engine, coordination=self.coordination)
         self.engine, self.pool, self.chat = self.core.engine, self.core.pool, self.core.chat
         self.indexer: Indexer = self.core.indexer
         self.ready_pool = BlockingPool(READY_THREADS, "askdocs-ready")  # /readyz's own lane
         self.limiter = Limiter(open_limits_store(settings), settings)
-        self.bot_check: BotCheck = create_bot_check(settings.bot_check)
-        self.visitor_key = visitor_key(settings)
+        self.search_execution = SearchExecution(settings.search, self.limiter, self.pool)
         self.reader = DocsReader(settings)
-        self.tokens: ConfirmationTokens = confirmation_tokens(settings)
+        self.secrets = SecretBox.from_settings(settings)
+        self.keys = KeyRing(settings, lambda: self.stored().db, self.secrets)
+        self.bot_check: BotCheck = create_bot_check(settings, self.limiter.store, self.keys)
+        self.tokens = ConfirmationTokens(self.keys)
+        self.changes: ChangeWatcher | None = None
         self._stored: Stored | None = None
         self._stored_lock = threading.Lock()
         self.warm_thread: threading.Thread | None = None  # the engine's warm-up (start())
@@ -86,6 +101,18 @@ class App:
     @property
     def catalog(self) -> SiteCatalog:
         return self.engine.catalog
+
+    @property
+    def visitor_key(self) -> bytes:
+        """The key of the visitor hash (blocking on first use: it may read the database)."""
+        return self.keys.signing("visitor").secret
+
+    async def visitor_secret(self) -> bytes:
+        """``visitor_key`` without blocking the event loop when it must be read."""
+        known = self.keys.peek("visitor")
+        if known is not None:
+            return known.secret
+        return await anyio.to_thread.run_sync(lambda: self.visitor_key)
 
     # -- the stored parts ------------------------------------------------------------------
 
@@ -102,7 +129,7 @@ class App:
         return await anyio.to_thread.run_sync(self.stored)
 
     def _open_stored(self) -> Stored:
-        db = Database.open(self.settings)
+        db = self.core.database()
         admin = AdminApi(
             self.settings,
             self.engine,
@@ -111,11 +138,20 @@ class App:
             indexer=self.indexer,
             chat=self.chat,
             embedding_changed=self.indexer.trigger,
+            secrets=self.secrets,
         )
         admin.sync_sites()
         admin.sync_providers()
         deps = ToolDeps(self.settings, self.engine, db, admin, self.pool)
-        return Stored(db, admin, AssistantRuntime.build(deps, self.chat))
+        return Stored(db, admin, AssistantRuntime.build(deps, self.chat, keys=self.keys))
+
+    def watch_changes(self) -> ChangeWatcher:
+        """The watcher of other replicas' changes: sites, providers, then the keys (blocking:
+        it reads the change version)."""
+        admin = self.stored().admin
+        listeners = (admin.sync_sites, admin.sync_providers, self.keys.reload)
+        interval = self.settings.server.change_poll_seconds
+        return ChangeWatcher(self.stored().db, interval, listeners)
 
     async def current_chat(self) -> ChatChoice:
         """The chat model to answer with now: the active stored chat provider, else the
@@ -135,17 +171,28 @@ class App:
     async def start(self) -> None:
         self.warm_thread = self.engine.start_warm_up()  # the model loads while the db opens
         self.reader.start_workers()  # the first reader request finds its workers ready
-        await self.stored_parts()
+        stored = await self.stored_parts()
+        stored.assistant.start_pulse()  # sweeps turns a stopped replica left running
+        await anyio.to_thread.run_sync(self._load_keys)
+        self.changes = await anyio.to_thread.run_sync(self.watch_changes)
+        self.changes.start()
         if self.settings.server.index_in_background:
             self.indexer.start()
 
+    def _load_keys(self) -> None:
+        """Read (or make) every key now, so no request waits for the database for one."""
+        for name in KEY_NAMES:
+            self.keys.signing(name)
+
     async def aclose(self) -> None:
+        changes, self.changes = self.changes, None
+        if changes is not None:
+            await anyio.to_thread.run_sync(changes.stop)
         await self.limiter.close()
         await self.core.stop_indexer()
         stored, self._stored = self._stored, None
         if stored is not None:
             await stored.assistant.close()
-            stored.db.close()
         self.reader.close()
         self.ready_pool.close()
         await self.core.aclose()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -43,6 +43,11 @@ class BlockingPool:
     async def run(self, fn: Callable[[], T]) -> T:
         """``fn()`` on a pool thread. Cancelling the caller abandons the call (see above)."""
         return await asyncio.wrap_future(self._executor.submit(fn))
+
+    def submit(self, fn: Callable[[], T]) -> Future[T]:
+        """``fn()`` on a pool thread as a concurrent future: ``cancel()`` drops it while it
+        waits in the queue; its done callbacks run when it ends or is dropped."""
+        return self._executor.submit(fn)
 
     def close(self) -> None:
         """Cancel queued calls; running ones end on their own (never waited for)."""

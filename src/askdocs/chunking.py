@@ -18,7 +18,10 @@ chunks:
   sub-section's own text.
 
 ``Chunk.text`` is the section's Markdown without its own heading line: the heading travels
-in ``Chunk.heading`` and is part of the embedded text ``"{title} — {heading}\\n\\n{text}"``.
+in ``Chunk.heading`` (the enclosing headings in ``Chunk.heading_trail``), and the embedded
+text starts with the heading path: ``"{title} › {H2} › {H3}\\n\\n{text}"``
+(``types.embed_text``; seed 000 says ``"{title} — {section}"``, and docs/seed-deviations.md
+measures both).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from askdocs.corpus.groups import page_group
 from askdocs.corpus.markdown import block_tokens
 from askdocs.corpus.urls import format_url
 from askdocs.types import Chunk, Page, Section
@@ -34,7 +38,8 @@ from askdocs.types import Chunk, Page, Section
 # 5: code lines come from the page's parse, not a parse of the rewritten section text (the
 # same chunks on every real tree tried; two code blocks that a dropped HTML line separated
 # are no longer one).
-CHUNKER_VERSION = "askdocs-chunker-5"
+# 6: chunks carry their page's group (corpus.groups); "waiting-hint" is a reserved id.
+CHUNKER_VERSION = "askdocs-chunker-6"
 # A section whose own text is at most this long and that is directly followed by its first
 # sub-section only introduces it: that sub-section carries the introduction as context.
 INTRO_MAX_CHARS = 400
@@ -184,4 +189,5 @@ def _chunk(page: Page, piece: _Piece, text: str, url_template: str) -> Chunk:
         part=piece.part,
         text=text,
         context=piece.context,
+        group=page_group(page.meta, page.slug),
     )

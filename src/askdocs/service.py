@@ -14,24 +14,31 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from askdocs.corpus import CorpusCache
 from askdocs.corpus.freshness import FreshnessReader
 from askdocs.corpus.parse_pool import ParsePool
+from askdocs.corpus.sources import missing_root
 from askdocs.embeddings.protocol import Embedder
 from askdocs.embeddings.registry import create_query_embedder
-from askdocs.errors import AskDocsError, NotFound
+from askdocs.error_codes import ErrorCode
+from askdocs.errors import AskDocsError, DocsRootMissing, NotFound
 from askdocs.index import CollectionInfo, IndexStore, build_index, model_spec, open_store
+from askdocs.index.shared import Coordination
 from askdocs.indexing import ActivityMonitor
+from askdocs.indexing.state import Search
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.search import lexical
 from askdocs.search.processes import SearchProcesses
 from askdocs.search.retrieval import Retriever, SearchRequest
+from askdocs.search.stop import NEVER, StopToken
 from askdocs.settings import EmbeddingSettings, Settings, SiteConfig
 from askdocs.sites import SiteCatalog
 from askdocs.types import Audience, Chunk, PageError, SearchResult, SparseVector
 
 log = logging.getLogger(__name__)
+PAID_PROVIDERS = frozenset({"openai-compatible", "gemini"})  # query embeddings cost money
 WARM_UP_QUERY = "getting started"  # one search per site at start (warm_up)
 ProgressCallback = Callable[[int, int], None]  # (done, total) chunks embedded
 
@@ -60,6 +67,23 @@ class SiteIndexStatus:
     error: str | None = None
     empty: bool = False  # the last indexing run found no documents (ready, with nothing)
     bad_files: tuple[PageError, ...] = ()  # files the last indexing run could not use
+    search: Search = "none"  # what a search reads now: nothing, keyword only, or hybrid
+    state: SiteState = "ready"
+
+    @classmethod
+    def state_of(cls, *, ready: bool, building: bool, empty: bool, error: str | None) -> SiteState:
+        if empty:
+            return "empty"
+        if ready:
+            return "ready"
+        if error is not None:
+            return "error"
+        return "building"
+
+
+# What a site's documentation is doing now, on every surface that reports it (/readyz,
+# ``askdocs sites``, the admin Sites tab): ``docs_root_missing`` wins over the index's state.
+SiteState = Literal["ready", "building", "empty", "error", "docs_root_missing"]
 
 
 class AskDocs:
@@ -71,8 +95,11 @@ class AskDocs:
         sites: Sequence[SiteConfig] | SiteCatalog | None = None,
         *,
         monitor: ActivityMonitor | None = None,
+        coordination: Coordination | None = None,
+        store: IndexStore | None = None,
     ) -> None:
         self.settings = settings
+        self.coordination = coordination  # a shared Qdrant server's install id and build lock
         self.catalog = _catalog(settings, sites)
         self.monitor = monitor or ActivityMonitor()
         parser = ParsePool(settings.corpus.parse_timeout_seconds)  # long pages, bounded
@@ -81,7 +108,7 @@ class AskDocs:
         self._embedding = settings.embedding
         self._embedder: Embedder | None = None
         self._embedder_ready = False
-        self._store: IndexStore | None = None
+        self._store: IndexStore | None = store  # opened by the caller (tests share one)
         self._lock = threading.RLock()  # guards lazy creation
         self._index_lock = threading.Lock()  # one indexing run per service at a time
         self._building: set[str] = set()
@@ -173,7 +200,7 @@ class AskDocs:
     def store(self) -> IndexStore:
         with self._lock:
             if self._store is None:
-                self._store = open_store(self.settings)
+                self._store = open_store(self.settings, coordination=self.coordination)
             return self._store
 
     @property
@@ -349,13 +376,22 @@ class AskDocs:
         limit: int = 10,
         history: Sequence[str] = (),
         keyword_only: bool = False,
+        stop: StopToken = NEVER,
+        group: str | None = None,
     ) -> SearchResult:
         """Hybrid search over the last complete collection of ``site``. ``keyword_only``
         searches BM25 alone without creating the embedder (MCP local mode's first answers,
-        while only a keyword-only collection exists: the same hits, no model load)."""
+        while only a keyword-only collection exists: the same hits, no model load).
+        ``stop`` ends the work between steps once its caller left or its deadline passed
+        (``search.stop``). ``group`` limits it to pages of one group (``corpus.groups``)."""
         config = self.site(site)
+        missing = missing_root(config)
+        if missing is not None:
+            raise DocsRootMissing(f"the documentation of site {config.id!r} is missing: {missing}")
         if config.id in self._empty and config.id not in self._errors:
-            raise NotFound(f"site {config.id!r} has no documents to search", code="no_documents")
+            raise NotFound(
+                f"site {config.id!r} has no documents to search", code=ErrorCode.NO_DOCUMENTS
+            )
         request = SearchRequest(
             query=query,
             site=config.id,
@@ -364,26 +400,41 @@ class AskDocs:
             audience=audience,
             limit=limit,
             history=tuple(history),
+            group=group,
         )
-        result = self._retrieve(request, keyword_only)
+        result = self._retrieve(request, keyword_only, stop)
+        stop.check("freshness")
         roots = [root.path for root in config.roots]
         hits = self.freshness.hits(result.hits, roots, self.indexed_at(result.collection))
         return dataclasses.replace(result, hits=hits)
 
-    def _retrieve(self, request: SearchRequest, keyword_only: bool) -> SearchResult:
+    def _retrieve(
+        self, request: SearchRequest, keyword_only: bool, stop: StopToken
+    ) -> SearchResult:
         """The retrieval step: in a search worker process when there are some (and it
-        answers), else here."""
+        answers; a job sent to a worker runs to its end there), else here."""
         workers = self.search_processes
         if workers is not None and not keyword_only:
+            stop.check("worker")
             found = workers.search(self._worker_settings(), request)
             if found is not None:
                 return found
         embedder = None if keyword_only else self.embedder
-        return Retriever(self.store, embedder, self.settings.search).search(request)
+        return Retriever(self.store, embedder, self.settings.search).search(request, stop)
+
+    @property
+    def query_is_paid(self) -> bool:
+        """Whether a query embedding is billed now (a hosted embedding provider)."""
+        return self.embedding_settings.provider in PAID_PROVIDERS
 
     def _worker_settings(self) -> Settings:
-        """What a search worker needs to search as this engine does now."""
-        return self.settings.model_copy(update={"embedding": self._with_cache_dir()})
+        """What a search worker needs to search as this engine does now (on a shared Qdrant
+        server, the install id too: workers open the store without the coordination)."""
+        update: dict[str, object] = {"embedding": self._with_cache_dir()}
+        if self.settings.index.qdrant_url and self.coordination is not None:
+            install = self.coordination.install_id()
+            update["index"] = self.settings.index.model_copy(update={"install_id": install})
+        return self.settings.model_copy(update=update)
 
     def indexed_at(self, collection: str | None) -> float | None:
         """When ``collection`` was built (Unix seconds), from its manifest."""
@@ -394,15 +445,22 @@ class AskDocs:
         site = self.site(site_id)
         info = self._searchable(site.id)
         empty = info is None and site.id in self._empty and site.id not in self._errors
+        building, error = site.id in self._building, self._errors.get(site.id)
+        missing = missing_root(site)
+        state = SiteIndexStatus.state_of(
+            ready=info is not None, building=building, empty=empty, error=error
+        )
         return SiteIndexStatus(
             site=site.id,
-            ready=info is not None or empty,
-            building=site.id in self._building,
+            ready=(info is not None or empty) and missing is None,
+            building=building,
             collection=info.name if info else None,
             chunks=info.points_of(site.id) if info else 0,
-            error=self._errors.get(site.id),
+            error=f"docs_root_missing: {missing}" if missing is not None else error,
             empty=empty,
             bad_files=self._bad_files.get(site.id, ()),
+            state="docs_root_missing" if missing is not None else state,
+            search=_search_of(info),
         )
 
     def _searchable(self, site_id: str) -> CollectionInfo | None:
@@ -428,6 +486,12 @@ def _catalog(settings: Settings, sites: Sequence[SiteConfig] | SiteCatalog | Non
     if isinstance(sites, SiteCatalog):
         return sites
     return SiteCatalog(sites) if sites else SiteCatalog.from_settings(settings)
+
+
+def _search_of(info: CollectionInfo | None) -> Search:
+    if info is None:
+        return "none"
+    return "hybrid" if info.dimension is not None and info.coverage >= 1.0 else "keyword"
 
 
 def _release_documents(embedder: Embedder | None) -> None:

@@ -49,9 +49,16 @@ askdocs builds one settings object when a command or the server starts. Values c
 rising priority: the defaults below, a TOML config file (`--config FILE` or
 `ASKDOCS_CONFIG_FILE`), `ASKDOCS_*` environment variables, and command-line options. Nested
 settings use a double underscore in the environment: `[ask] daily_visitor_limit = 30` in the
-file is `ASKDOCS_ASK__DAILY_VISITOR_LIMIT=30` in the environment. Unknown keys are refused
-with an error naming them. Sites are configured as `[[sites]]` tables in the file; see
-Sites and documentation roots in the user guide.
+file is `ASKDOCS_ASK__DAILY_VISITOR_LIMIT=30` in the environment. Sites are configured as
+`[[sites]]` tables in the file; see Sites and documentation roots in the user guide.
+
+Unknown keys are errors, never ignored: a key no section has (`[server] prot = 8001`), a
+misspelt site key (`[[sites]] publik = false`), an unknown section, or an `ASKDOCS_*`
+variable that names no setting (`ASKDOCS_SERVER__PROT`). Each problem is one line naming the
+file and line (or the variable) and the closest valid key, and the command stops (exit 2):
+`askdocs.toml:9: unknown key "publik" in [[sites]] #1; did you mean "public"?`.
+`askdocs config check` prints every effective setting with where its value came from
+(default, `FILE:LINE`, variable, or argument); see Command-line conventions.
 """
 
 

@@ -61,6 +61,9 @@ class Page:
     meta: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
     translated: bool = True  # False when this is the English fallback for a missing locale
     dialect: str = "gfm"  # the Markdown dialect of its root (corpus.dialects)
+    anchors: tuple[str, ...] = ()  # explicit anchors besides the headings' ids (HTML ids...)
+    # (the dialect's heading id, the reader's) where the reader's own element ids differ
+    anchor_aliases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Chunk:
     # searched and embedded with the chunk but is not part of the chunk's own text.
     context: str = ""
     kind: str = "guide"  # the page kind (corpus.pagekind): "guide" or "changelog"
+    group: str = "general"  # the page's group (corpus.groups), the reader's category
 
     @property
     def id(self) -> str:

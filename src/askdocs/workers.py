@@ -99,6 +99,8 @@ class WorkerPool:
         self._closed = False
         self._starting: tuple[_Worker, threading.Event] | None = None  # start_soon's worker
         self.started = 0  # worker processes started so far (diagnostics and tests)
+        self.jobs = 0  # jobs sent so far (diagnostics and tests)
+        self._cpu_used = 0.0  # worker CPU seconds all jobs used (a read's budget counts it)
 
     def call(self, job: object) -> Answer:
         """The worker's answer to ``job``; ``WorkerTimeout`` past the budget."""
@@ -116,6 +118,12 @@ class WorkerPool:
         """Process ids of the workers waiting for a job (diagnostics and tests)."""
         with self._lock:
             return [worker.process.pid for worker in self._idle]
+
+    def cpu_used(self) -> float:
+        """Worker CPU seconds the jobs sent so far have used (as far as ``/proc`` shows,
+        a job cut at its budget included): what a budget that counts workers reads."""
+        with self._lock:
+            return self._cpu_used
 
     def start_soon(self) -> None:
         """Start one worker now on a background thread, so the first job does not wait
@@ -170,15 +178,25 @@ class WorkerPool:
             done.set()
 
     def _run(self, worker: _Worker, job: object) -> Answer:
+        started = worker.cpu_seconds()
         try:
-            started = worker.cpu_seconds()
+            with self._lock:
+                self.jobs += 1
             worker.writer.send(job)
             if not self._answered(worker, started):
                 raise WorkerTimeout(f"{self.name} took longer than {self.timeout:g} s")
             status, value = worker.reader.recv()
         except (EOFError, OSError) as exc:
             raise WorkerFailed(f"the {self.name} worker stopped") from exc
+        finally:
+            self._count_cpu(worker, started)
         return str(status), value
+
+    def _count_cpu(self, worker: _Worker, started: float | None) -> None:
+        ended = worker.cpu_seconds()
+        if started is not None and ended is not None:
+            with self._lock:
+                self._cpu_used += max(0.0, ended - started)
 
     def _answered(self, worker: _Worker, cpu_at_send: float | None) -> bool:
         """Wait for the answer while the job has used less than ``timeout`` seconds of the

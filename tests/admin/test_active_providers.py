@@ -152,7 +152,9 @@ async def test_the_connection_test_refuses_private_endpoints(tmp_path: Path, end
             row.base_url = endpoint
             ident = row.id
         with pytest.raises(InvalidInput) as refused:
-            await world.api.test_provider(world.platform_admin.id, {"providerId": ident})
+            await world.api.act(
+                "test_inference_provider", world.platform_admin.id, {"providerId": ident}
+            )
         assert refused.value.code == "endpoint_not_allowed"
         with world.db.session() as session:
             stored = session.get(ProviderRow, ident)

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from askdocs.answer.records import AskRecords, NewRecord
+from askdocs.db.admin_models import SiteRow
+from askdocs.users.service import UserService
 from tests.admin.test_assistant import _people
 from tests.assistant.conftest import Harness, open_harness
 from tests.assistant.scripted import model_server
@@ -48,7 +50,7 @@ async def test_the_report_and_its_draft_page_proposal_applies_once(rest: Any) ->
     draft = gap["draft"]
     assert draft["siteId"] == "alpha"
     assert draft["path"].startswith("drafts/")
-    assert "- how to export documentation as pdf" in draft["content"]
+    assert not any(question in draft["content"] for question in GAP)  # summarised
     proposed = await harness.client.post(f"{ADMIN}/proposals/write-page", json=draft, headers=owner)
     assert proposed.status_code == 200, proposed.text
     token = proposed.json()["confirmationToken"]
@@ -59,3 +61,31 @@ async def test_the_report_and_its_draft_page_proposal_applies_once(rest: Any) ->
     assert again.status_code != 200
     page = people["api"].env.sites_dir / "alpha" / draft["path"]
     assert page.read_text(encoding="utf-8") == draft["content"]
+
+
+@pytest.mark.anyio
+async def test_draft_a_page_for_an_admin_of_several_organisations(rest: Any) -> None:
+    """Issue #27, defect 10: a platform administrator who is an administrator of two
+    organisations drafts the page from the report of the organisation chosen in the admin
+    page: stored (201), not ``400 organisation_required``; applied in that organisation."""
+    harness, people = rest
+    root, root_headers = people["root"]
+    users = UserService(harness.runtime.db)
+    with harness.runtime.db.session() as session:
+        org_a = session.get(SiteRow, "alpha").organisation_id
+    users.add_member(org_a, root.id, "admin")
+    users.create_organisation("Org B", root.id)
+    query = {"since": "1d", "organisationId": org_a}
+    report = await harness.client.get(f"{ADMIN}/ask-report", params=query, headers=root_headers)
+    (gap,) = report.json()["noMatchGroups"]
+    draft = gap["draft"]
+    assert (draft["siteId"], draft["organisationId"]) == ("alpha", org_a)
+    stored = await harness.client.post(
+        "/api/v1/proposals",
+        json={"operation": "write-page", "arguments": draft},
+        headers=root_headers,
+    )
+    assert stored.status_code == 201, stored.text
+    other = {"since": "1d", "organisationId": "no-such-org"}
+    elsewhere = await harness.client.get(f"{ADMIN}/ask-report", params=other, headers=root_headers)
+    assert elsewhere.json()["noMatchGroups"][0]["draft"] is None  # no site of that one

@@ -16,12 +16,11 @@ from typing import Any
 
 import pytest
 
-from askdocs.admin.crypto import secrets_key_file
 from askdocs.admin.grants import ensure_first_admin_grant
-from askdocs.admin.names import grantable_tools
-from askdocs.admin.operations import slug
-from askdocs.confirm.service import key_file_of
+from askdocs.admin.table import grantable_tools
 from askdocs.db.admin_models import ProviderRow, SiteRow, ToolGrantRow
+from askdocs.keys import secrets_key_file
+from askdocs.operation import slug
 from askdocs.users.service import UserService
 from tests.admin.agent import ReactiveModel, calls, reactive_model, tool_results
 from tests.admin.world import PROVIDER_KEY, db_state, tree_state
@@ -59,7 +58,7 @@ def _people(harness: Harness) -> dict[str, Any]:
     member, member_headers = harness.user("member@a.io")
     org = users.create_organisation("Org A", owner.id).id
     users.add_member(org, member.id, "member")
-    ensure_first_admin_grant(db)
+    ensure_first_admin_grant(db, grantable_tools())
     api = harness.admin
     with db.session(write=True) as session:
         for user in (owner, member):
@@ -305,7 +304,7 @@ async def test_a_compromised_model_changes_nothing_and_never_sees_a_key(setup: A
     seen = model.seen_text()
     secrets = [PROVIDER_KEY, PROVIDER_KEY[:12], PROVIDER_KEY[4:20], ciphertext or "-"]
     secrets.append(secrets_key_file(harness.settings).read_text().strip())
-    secrets.append(key_file_of(harness.settings).read_text().strip())
+    secrets.append(harness.app.keys.signing("confirmation").secret.hex())
     for secret in secrets:
         assert secret not in seen
 

@@ -10,14 +10,17 @@ from typing import Any
 import anyio
 import pytest
 
-from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS, apply_name, grantable_tools, propose_name
+from askdocs.admin.table import TABLE, Change, grantable_tools
 from askdocs.assistant.tools import ToolContext, ToolRegistry, call_tool
 from askdocs.assistant.toolset import build_registry
 from askdocs.errors import AskDocsError
 from askdocs.llm.types import ToolCall
+from askdocs.operation import apply_name, propose_name
 from tests.admin.world import World, db_state, tree_state
 
 REFUSAL = {"error": "admin privileges required"}
+OPERATIONS = {op.name: op.authority for op in TABLE if isinstance(op, Change)}
+SINGLE_TOOLS = {op.name: op.authority for op in TABLE if not isinstance(op, Change)}
 APPLY_OPERATIONS = {apply_name(operation): operation for operation in OPERATIONS}
 
 

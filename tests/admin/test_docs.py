@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.reference import render
+from askdocs.admin.table import TABLE, grantable_tools
+from askdocs.devtools.error_scan import referenced_codes
 from askdocs.server.routes.admin import router
 from askdocs.settings import AdminSettings
 
@@ -22,11 +23,7 @@ SOURCES = [
 
 
 def codes() -> set[str]:
-    found: set[str] = set()
-    for source in SOURCES:
-        for path in [source] if source.is_file() else source.rglob("*.py"):
-            found |= set(re.findall(r'code="([a-z_]+)"', path.read_text(encoding="utf-8")))
-    return found
+    return {code.value for code in referenced_codes(SOURCES)}
 
 
 def test_codes_are_found() -> None:
@@ -58,3 +55,8 @@ def test_every_section_starts_on_its_own() -> None:
     for text in (DEV, USER):
         assert text.startswith("---\ntitle: ")
         assert text.count("\n## ") >= 6
+
+
+def test_the_operations_table_is_generated_from_the_table() -> None:
+    assert render(DEV) == DEV, "run: python -m askdocs.admin.reference --write"
+    assert all(f"| `{op.name}` |" in DEV for op in TABLE)

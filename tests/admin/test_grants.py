@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from askdocs.admin.grants import ensure_first_admin_grant
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.table import grantable_tools
 from askdocs.db import Database
 from askdocs.db.admin_models import ToolGrantRow
 from askdocs.db.engine import make_engine
@@ -29,15 +29,17 @@ def test_new_accounts_hold_nothing_and_the_first_admin_holds_everything(tmp_path
     db = Database.from_url(f"sqlite:///{tmp_path / 'g.db'}")
     users = UserService(db)
     plain = users.create_user("a@x.io")
-    assert ensure_first_admin_grant(db) is None  # no administrator yet: nothing granted
+    assert (
+        ensure_first_admin_grant(db, grantable_tools()) is None
+    )  # no administrator yet: nothing granted
     first = users.create_user("root@x.io", platform_admin=True)
     second = users.create_user("root2@x.io", platform_admin=True)
-    assert ensure_first_admin_grant(db) == first.id
+    assert ensure_first_admin_grant(db, grantable_tools()) == first.id
     assert grants(db, first.id) == sorted(grantable_tools())
     assert grants(db, plain.id) == []
     assert grants(db, second.id) == []
     UserService(db).delete(first.id)  # once is once: nobody inherits the full grant
-    assert ensure_first_admin_grant(db) == first.id
+    assert ensure_first_admin_grant(db, grantable_tools()) == first.id
     assert grants(db, second.id) == []
     db.close()
 

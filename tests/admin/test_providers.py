@@ -168,7 +168,9 @@ async def test_a_failing_test_records_scrubbed_error_text_and_nothing_else(world
     with echo_server() as (url, seen):
         _set_endpoint(world, url)
         before = _columns(rows(world)[0])
-        result = await world.api.test_provider(world.platform_admin.id, {"providerId": pid(world)})
+        result = await world.api.act(
+            "test_inference_provider", world.platform_admin.id, {"providerId": pid(world)}
+        )
     assert seen == [f"Bearer {PROVIDER_KEY}"]  # the real client sent the decrypted key
     assert result["ok"] is False
     assert "401" in result["error"]
@@ -186,7 +188,9 @@ async def test_a_passing_test_against_a_real_protocol_server(world: World) -> No
     with model_server() as server:
         server.script(Script(["OK"]))
         _set_endpoint(world, server.url)
-        result = await world.api.test_provider(world.platform_admin.id, {"providerId": pid(world)})
+        result = await world.api.act(
+            "test_inference_provider", world.platform_admin.id, {"providerId": pid(world)}
+        )
     assert result["ok"] is True
     assert result["error"] is None
     assert rows(world)[0].last_test_ok is True

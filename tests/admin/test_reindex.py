@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from askdocs.admin.api import AdminApi
 from askdocs.admin.reindex import LockTable, ReindexGuard
 from askdocs.db import Database
 from askdocs.db.admin_models import IndexRunRow
 from askdocs.db.models import utcnow
 from askdocs.errors import RateLimited
 from askdocs.service import AskDocs
-from tests.admin.world import World
+from tests.admin.world import World, make_admin
 
 
 def _runs(world: World) -> list[IndexRunRow]:
@@ -40,18 +39,20 @@ def _seed_runs(
 @pytest.mark.anyio
 async def test_the_eleventh_run_in_an_hour_is_refused(world: World) -> None:
     for _ in range(10):
-        started = await world.api.reindex(world.owner.id, {"siteId": "alpha"}, "assistant")
+        started = await world.api.act(
+            "reindex_site", world.owner.id, {"siteId": "alpha"}, "assistant"
+        )
         assert started["run"]["status"] == "running"
     await world.api.runs.wait()
     with pytest.raises(RateLimited) as limited:
-        await world.api.reindex(world.owner.id, {"siteId": "alpha"}, "assistant")
+        await world.api.act("reindex_site", world.owner.id, {"siteId": "alpha"}, "assistant")
     assert limited.value.code == "reindex_rate_limited"
     assert 3500 <= limited.value.retry_after <= 3600
     assert len(_runs(world)) == 10  # the refused call recorded nothing
     assert world.recorder.calls == ["alpha"] * 10
     assert {run.status for run in _runs(world)} == {"succeeded"}
     # another user, or another site, has a cap of its own
-    await world.api.reindex(world.admin.id, {"siteId": "alpha"}, "api")
+    await world.api.act("reindex_site", world.admin.id, {"siteId": "alpha"}, "api")
     await world.api.runs.wait()
 
 
@@ -60,9 +61,9 @@ async def test_only_started_runs_in_the_last_hour_count(world: World) -> None:
     _seed_runs(world, world.owner.id, 9, ago=timedelta(minutes=5))
     _seed_runs(world, world.owner.id, 5, ago=timedelta(minutes=61))  # out of the window
     _seed_runs(world, world.owner.id, 5, ago=timedelta(0), started=False)  # never started
-    await world.api.reindex(world.owner.id, {"siteId": "alpha"}, "assistant")
+    await world.api.act("reindex_site", world.owner.id, {"siteId": "alpha"}, "assistant")
     with pytest.raises(RateLimited) as limited:
-        await world.api.reindex(world.owner.id, {"siteId": "alpha"}, "assistant")
+        await world.api.act("reindex_site", world.owner.id, {"siteId": "alpha"}, "assistant")
     assert 3240 <= limited.value.retry_after <= 3300  # the oldest counted run leaves in ~55 min
     await world.api.runs.wait()
 
@@ -70,7 +71,7 @@ async def test_only_started_runs_in_the_last_hour_count(world: World) -> None:
 @pytest.mark.anyio
 async def test_a_failed_index_is_recorded_without_leaking_internals(world: World) -> None:
     world.recorder.fail = True
-    await world.api.reindex(world.owner.id, {"siteId": "alpha"}, "assistant")
+    await world.api.act("reindex_site", world.owner.id, {"siteId": "alpha"}, "assistant")
     await world.api.runs.wait()
     (run,) = _runs(world)
     assert run.status == "failed"
@@ -112,8 +113,8 @@ def test_two_concurrent_calls_at_the_limit_exactly_one_proceeds(any_world: World
 
 @pytest.mark.anyio
 async def test_a_run_indexes_the_site_with_the_real_engine(tmp_path: Path, world: World) -> None:
-    api = AdminApi(world.settings, AskDocs(world.settings), world.db)
-    await api.reindex(world.owner.id, {"siteId": "alpha"}, "assistant")
+    api = make_admin(world.settings, AskDocs(world.settings), world.db)
+    await api.act("reindex_site", world.owner.id, {"siteId": "alpha"}, "assistant")
     await api.runs.wait()
     with world.db.session() as session:
         run = session.scalars(select(IndexRunRow)).one()

@@ -110,11 +110,19 @@ async def test_refusals_have_stable_codes_and_write_nothing(rest: Any) -> None:
         (
             "post",
             "/proposals/create-inference-provider",
-            {"name": "x"},
+            {"name": "x", "capability": "chat", "kind": "gemini", "model": "m"},
             owner,
             403,
             "admin_required",
         ),
+        (
+            "post",
+            "/proposals/create-inference-provider",
+            {"name": "x"},
+            owner,
+            400,
+            "invalid_argument",
+        ),  # the body's shape is checked first; it reveals no data
         (
             "post",
             "/apply/delete-site",

@@ -7,38 +7,41 @@ from typing import Any
 
 import pytest
 
-from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema
-from askdocs.admin.names import propose_name
-from askdocs.admin.operations import slug
+from askdocs.admin.table import TABLE, Change
 from askdocs.assistant.admin_tools.tools import propose_spec, single_spec
 from askdocs.errors import InvalidInput
+from askdocs.mcp.operations import docs_operations
+from askdocs.settings import load_settings
+from askdocs.wire import json_schema
 from tests.admin.test_rest import ADMIN, rest
 from tests.admin.world import World, db_state
 
 __all__ = ["rest"]
 
 
+CHANGES = [op for op in TABLE if isinstance(op, Change)]
+
+
 def test_tool_schemas_are_the_models_schemas() -> None:
-    for name, (model, _) in OPERATION_MODELS.items():
-        spec = propose_spec(name)
-        assert spec.name == propose_name(name)
-        assert spec.parameters == json_schema(model)
+    for op in TABLE:
+        spec = propose_spec(op) if isinstance(op, Change) else single_spec(op)
+        assert spec.name == op.tools[0]
+        assert spec.parameters == json_schema(op.args)
         assert spec.parameters["additionalProperties"] is False
-    for name, (model, _) in TOOL_MODELS.items():
-        assert single_spec(name).parameters == json_schema(model)
-    assert json_schema(OPERATION_MODELS["CreateSite"][0])["required"] == ["name", "id"]
+    create_site = next(op for op in CHANGES if op.name == "CreateSite")
+    assert create_site.schema()["required"] == ["name", "id"]
 
 
 @pytest.mark.anyio
 async def test_openapi_describes_every_admin_body_with_its_fields(rest: Any) -> None:
     harness, _ = rest
     spec = (await harness.client.get("/openapi.json")).json()
-    for name, (model, _) in OPERATION_MODELS.items():
-        fields = set(model.model_json_schema(by_alias=True)["properties"])
+    for op in CHANGES:
+        fields = set(op.args.model_json_schema(by_alias=True)["properties"])
         for kind, extra in (("proposals", set()), ("apply", {"confirmationToken"})):
-            post = spec["paths"][f"{ADMIN}/{kind}/{slug(name)}"]["post"]
+            post = spec["paths"][f"{ADMIN}/{kind}/{op.slug}"]["post"]
             schema = post["requestBody"]["content"]["application/json"]["schema"]
-            assert set(schema["properties"]) == fields | extra, (kind, name)
+            assert set(schema["properties"]) == fields | extra, (kind, op.name)
             assert schema["additionalProperties"] is False
     assert f"{ADMIN}/proposals/{{operation}}" not in spec["paths"]
 
@@ -48,8 +51,8 @@ async def test_openapi_describes_every_admin_read_result_with_its_fields(rest: A
     harness, people = rest
     spec = (await harness.client.get("/openapi.json")).json()
     components = spec["components"]["schemas"]
-    reads = {"/sites": "sites", "/sites/{site_id}": "lastRun", "/runs": "runs"}
-    reads |= {"/sites/{site_id}/pages": "pages", "/sites/{site_id}/pages/{path}": "sha256"}
+    reads = {"/sites": "sites", "/sites/{siteId}": "lastRun", "/runs": "runs"}
+    reads |= {"/sites/{siteId}/pages": "pages", "/sites/{siteId}/pages/{path}": "sha256"}
     reads |= {"/grants": "members", "/providers": "providers"}
     for path, field in reads.items():
         ok = spec["paths"][f"{ADMIN}{path}"]["get"]["responses"]["200"]
@@ -68,13 +71,19 @@ async def test_schema_endpoints_list_every_operation_from_the_models(rest: Any) 
     listed = await harness.client.get(f"{ADMIN}/schemas", headers=headers)
     assert listed.status_code == 200
     entries = {e["operation"]: e for e in listed.json()["operations"]}
-    assert set(entries) == set(OPERATION_MODELS) | set(TOOL_MODELS)
-    assert entries["WritePage"]["schema"] == json_schema(OPERATION_MODELS["WritePage"][0])
+    docs = docs_operations(load_settings())
+    assert set(entries) == {op.name for op in TABLE} | {op.name for op in docs}
+    write_page = next(op for op in CHANGES if op.name == "WritePage")
+    assert entries["WritePage"]["schema"] == write_page.schema()
     assert entries["WritePage"]["kind"] == "proposal"
+    assert entries["WritePage"]["label"] == "Write a page"
+    assert entries["WritePage"]["tools"] == ["propose_write_page", "apply_write_page"]
     one = await harness.client.get(f"{ADMIN}/schemas/create-site", headers=headers)
     assert one.json() == entries["CreateSite"]
     tool = await harness.client.get(f"{ADMIN}/schemas/list_sites", headers=headers)
-    assert tool.json()["kind"] == "tool"
+    assert tool.json()["kind"] == "read"
+    action = await harness.client.get(f"{ADMIN}/schemas/reindex-site", headers=headers)
+    assert action.json()["kind"] == "action"
     missing = await harness.client.get(f"{ADMIN}/schemas/drop-database", headers=headers)
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "unknown_operation")
     anonymous = await harness.client.get(f"{ADMIN}/schemas")

@@ -13,9 +13,11 @@ from sqlalchemy import select
 
 from askdocs.admin.api import AdminApi
 from askdocs.admin.grants import ensure_first_admin_grant
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.reindex import IndexFn
+from askdocs.admin.table import grantable_tools
 from askdocs.assistant.toolset import ToolDeps
 from askdocs.blocking import BlockingPool
+from askdocs.confirm.service import ConfirmationTokens
 from askdocs.db import Database
 from askdocs.db.admin_models import (
     AdminMarkerRow,
@@ -25,6 +27,8 @@ from askdocs.db.admin_models import (
     ToolGrantRow,
 )
 from askdocs.db.models import Base, MembershipRow, OrganisationRow, UserRow
+from askdocs.indexing import Indexer
+from askdocs.keys import KeyRing
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig, load_settings
 from askdocs.users.service import UserService
@@ -77,6 +81,16 @@ class World:
                     session.add(ToolGrantRow(user_id=user.id, tool_name=tool))
 
 
+def make_admin(
+    settings: Settings, engine: AskDocs, db: Database, index: IndexFn | None = None
+) -> AdminApi:
+    """An ``AdminApi`` with the parts the App would hand it: its own token service and a
+    background indexer over ``engine`` (never started here)."""
+    tokens = ConfirmationTokens(KeyRing(settings, lambda: db))
+    indexer = Indexer.from_settings(engine, settings.index)
+    return AdminApi(settings, engine, db, tokens=tokens, indexer=indexer, index=index)
+
+
 def make_settings(tmp: Path, database_url: str, **overrides: object) -> Settings:
     values: dict[str, object] = {
         "data_dir": tmp / "data",
@@ -94,7 +108,7 @@ def build_world(tmp: Path, database_url: str, **overrides: object) -> World:
     settings = make_settings(tmp, database_url, **overrides)
     db = Database.from_url(database_url)
     recorder = IndexRecorder()
-    api = AdminApi(settings, AskDocs(settings), db, index=recorder)
+    api = make_admin(settings, AskDocs(settings), db, index=recorder)
     users = UserService(db)
     platform_admin = users.create_user("root@x.io", "Root", platform_admin=True)
     owner = users.create_user("owner@a.io", "Owner A")
@@ -106,7 +120,7 @@ def build_world(tmp: Path, database_url: str, **overrides: object) -> World:
     users.add_member(org_a, admin.id, "admin")
     users.add_member(org_a, member.id, "member")
     users.add_member(org_a, platform_admin.id, "member")
-    ensure_first_admin_grant(db)
+    ensure_first_admin_grant(db, grantable_tools())
     world = World(
         settings, db, api, platform_admin, owner, admin, member, outsider, org_a, org_b, recorder
     )

@@ -27,9 +27,11 @@ from askdocs.core import Core
 from askdocs.mcp.auth import AuthContext, stdio_auth
 from askdocs.mcp.backend import DocsBackend
 from askdocs.mcp.local import LocalBackend
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.server.app import create_app
+from askdocs.settings import load_settings
 from mcp import Client
 from tests.assistant.conftest import Harness, docs_root, open_harness
 from tests.assistant.scripted import Script, model_server
@@ -69,7 +71,8 @@ async def reading(tmp_path: Path, docs_root: Path) -> AsyncIterator[Harness]:
 
 @asynccontextmanager
 async def _mcp(backend: DocsBackend, auth: AuthContext | None) -> AsyncIterator[Client]:
-    options = ServerOptions(timeout_seconds=60, ask_enabled=True, fixed_auth=auth)
+    docs = docs_operations(load_settings())
+    options = ServerOptions(operations=docs, timeout_seconds=60, ask_enabled=True, fixed_auth=auth)
     server = build_server(backend, options)
     await backend.start()
     try:

@@ -3,7 +3,7 @@ an in-process app whose chat model is the real client pointed at a scripted serv
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,7 @@ from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.auth.jwt import mint
 from askdocs.db import Database
 from askdocs.server.app import create_app
+from askdocs.service import AskDocs
 from askdocs.settings import Settings, load_settings
 from askdocs.users.service import UserService
 from askdocs.users.types import User
@@ -96,7 +97,8 @@ class Harness:
 
     def user(self, email: str, *, admin: bool = False) -> tuple[User, dict[str, str]]:
         user = UserService(self.runtime.db).create_user(email, email, platform_admin=admin)
-        return user, {"Authorization": f"Bearer {mint(self.settings, user.id)}"}
+        token = mint(self.settings, user.id, keys=self.app.keys)
+        return user, {"Authorization": f"Bearer {token}"}
 
     async def wait_idle(self, thread_id: str) -> None:
         await self.runtime.turns.wait_idle(thread_id)
@@ -104,9 +106,15 @@ class Harness:
 
 @asynccontextmanager
 async def open_harness(
-    data_dir: Path, database_url: str, docs_root: Path, models: ModelServer, **overrides: object
+    data_dir: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    engine: Callable[[Settings], AskDocs] | None = None,
+    **overrides: object,
 ) -> AsyncIterator[Harness]:
-    """An in-process app on ``database_url`` whose chat model talks to ``models``."""
+    """An in-process app on ``database_url`` whose chat model talks to ``models`` (and, with
+    ``engine``, the engine it makes from the settings, which the caller closes)."""
     chat = {"provider": "openai-compatible", "model": "scripted", "base_url": models.url}
     values: dict[str, object] = {
         "database_url": database_url,
@@ -115,7 +123,7 @@ async def open_harness(
     }
     values.update(overrides)
     settings = make_settings(data_dir, docs_root, **values)
-    built = App(settings)
+    built = App(settings, engine=engine(settings) if engine else None)
     runtime = (await built.stored_parts()).assistant
     transport = httpx.ASGITransport(app=create_app(app=built))
     try:

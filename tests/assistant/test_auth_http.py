@@ -9,7 +9,6 @@ import time
 import jwt as pyjwt
 import pytest
 
-from askdocs.auth.keys import signing_key
 from askdocs.users.service import UserService
 from tests.assistant.conftest import Harness
 
@@ -34,7 +33,7 @@ def _claims(harness: Harness, sub: str, **changes: object) -> dict[str, object]:
 
 
 def _signed(harness: Harness, claims: dict[str, object], algorithm: str = "HS256") -> str:
-    return pyjwt.encode(claims, signing_key(harness.settings), algorithm=algorithm)
+    return pyjwt.encode(claims, harness.app.keys.signing("jwt").secret, algorithm=algorithm)
 
 
 @pytest.mark.anyio
@@ -94,7 +93,8 @@ async def test_authority_is_read_from_the_database(harness: Harness) -> None:
     user, _ = harness.user("plain@x.io")
     claims = _claims(harness, user.id, platformAdmin=True, org="org-1", orgRole="owner")
     principal = resolve(
-        UserService(harness.runtime.db), verify(_signed(harness, claims), harness.settings)
+        UserService(harness.runtime.db),
+        verify(_signed(harness, claims), harness.settings, harness.app.keys),
     )
     assert principal.platform_admin is False
     assert principal.org is None

@@ -33,6 +33,9 @@ async def _chat(harness: Harness, headers: dict[str, str], thread: str, message:
     assert response.status_code == 200, response.text
     assert response.headers["x-vercel-ai-ui-message-stream"] == "v1"
     assert response.headers["content-type"].startswith("text/event-stream")
+    # seed 002: "Cache-Control: no-cache"; no-transform keeps proxies from buffering frames,
+    # private keeps shared caches out (the security headers' no-store does not replace it)
+    assert response.headers["cache-control"] == "private, no-cache, no-transform"
     await harness.wait_idle(thread)
     return parse_frames(response.text)
 

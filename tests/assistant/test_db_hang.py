@@ -1,7 +1,8 @@
 """Defect 2 of the hardening battery over HTTP: with PostgreSQL hung (SIGSTOP) and 45
 signed-in requests waiting on it, each of them gets ``503 database_unavailable`` once the
 database timeout passes (not the 25-90 s of the defect), and ``/healthz`` and ``/readyz``
-are not starved: every ``/healthz`` answers before the first database request gives up.
+are not starved: every ``/healthz`` answers before the first database request gives up, and
+``/readyz`` says 503 (the database is one of its checks) within the bound.
 
 The 2-second figure on an idle machine is measured by ``bench/battery`` (postgres_hang)."""
 
@@ -75,5 +76,5 @@ async def test_hung_postgres_is_503_within_2s_and_health_is_not_starved(
     assert kinds.index("db") > max(i for i, kind in enumerate(kinds) if kind == "health")
     assert [status for kind, status, _ in results if kind == "health"] == [200] * 5
     ready = [(status, s) for kind, status, s in results if kind == "ready"]
-    assert all(status in (200, 503) for status, _ in ready)
+    assert {status for status, _ in ready} == {503}  # the database is part of readiness
     assert max(s for _, s in ready) < bounded(TIMEOUT)

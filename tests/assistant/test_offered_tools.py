@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import delete
 
 from askdocs.admin.grants import ensure_first_admin_grant
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.table import grantable_tools
 from askdocs.db.admin_models import ToolGrantRow
 from tests.assistant.conftest import Harness
 from tests.assistant.frames import parse_frames
@@ -71,7 +71,7 @@ async def test_an_admin_with_the_full_grant_is_offered_every_model_tool(harness:
 @pytest.mark.anyio
 async def test_grants_are_read_at_every_turn(harness: Harness) -> None:
     root, headers = harness.user("root@x.io", admin=True)
-    ensure_first_admin_grant(harness.runtime.db)
+    ensure_first_admin_grant(harness.runtime.db, grantable_tools())
     await _turn(harness, headers)
     with harness.runtime.db.session(write=True) as session:
         keep = ("list_sites", "propose_write_page", "apply_write_page")

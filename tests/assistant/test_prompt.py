@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.admin.api import AdminApi
 from askdocs.assistant.prompt import DATA_RULE, system_prompt
 from askdocs.assistant.tools import ToolOutcome, tool_message
 from askdocs.assistant.toolset import ToolDeps, build_registry
@@ -15,6 +14,7 @@ from askdocs.blocking import BlockingPool
 from askdocs.db import Database
 from askdocs.llm.types import ToolSpec
 from askdocs.service import AskDocs
+from tests.admin.world import make_admin
 from tests.assistant.conftest import make_settings
 
 LISTED = re.compile(r"^- `([a-z_][a-z0-9_]*)`: ", re.MULTILINE)
@@ -30,7 +30,7 @@ def test_prompt_and_registry_agree_both_ways(tmp_path: Path, docs_root: Path) ->
     db = Database.open(settings)
     try:
         engine = AskDocs(settings)
-        admin = AdminApi(settings, engine, db)
+        admin = make_admin(settings, engine, db)
         registry = build_registry(ToolDeps(settings, engine, db, admin, BlockingPool(1)))
     finally:
         db.close()

@@ -7,15 +7,18 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
 import pytest
 from sqlalchemy import select
 
-from askdocs.assistant.docs_tool import CAPTIONS, SEARCHING, SearchDocsTool
+from askdocs.assistant.docs_tool import CAPTIONS, GUIDANCE, SEARCHING, SearchDocsTool
+from askdocs.assistant.inject import format_block, rank
 from askdocs.assistant.tools import ToolContext
 from askdocs.db.models import MessageRow, ThreadRow
+from askdocs.types import Audience, Hit
 from tests.assistant.conftest import Harness, open_harness
 from tests.assistant.frames import captions, parse_frames, text_of
 from tests.assistant.scripted import Call, EmbeddingServer, ModelServer, Script, embedding_server
@@ -261,3 +264,125 @@ async def test_a_section_under_the_floor_is_never_injected(
         system = h.models.requests[0]["messages"][0]["content"]
     assert INJECTED_ONLY in system
     assert "reciprocal rank fusion" not in system
+
+
+# -- seed 000's docs-search settings -------------------------------------------------------
+
+
+def _hit(heading: str, score: float, audience: Audience, text: str = "Some text.") -> Hit:
+    return Hit(
+        site="docs",
+        path=f"{heading}.md",
+        slug=heading,
+        title=heading.title(),
+        heading=heading,
+        heading_trail=(),
+        section_id=heading,
+        anchor=heading,
+        url=f"/docs/{heading}",
+        audience=audience,
+        locale="en",
+        text=text,
+        score=score,
+    )
+
+
+def test_user_guide_sections_get_the_boost() -> None:
+    developer, user = _hit("internals", 0.100, "developer"), _hit("howto", 0.095, "user")
+    assert rank([developer, user], boost=0.0, top_k=4) == (developer, user)
+    assert rank([developer, user], boost=0.1, top_k=4) == (user, developer)  # 0.1045 > 0.1
+    assert rank([developer, user], boost=0.1, top_k=1) == (user,)  # inject_top_k caps
+
+
+def test_the_block_keeps_to_its_character_cap() -> None:
+    hits = [_hit(f"section{n}", 1.0 - n / 10, "user", "x" * 300) for n in range(5)]
+    block, kept = format_block(hits, 1000)
+    assert len(block) <= 1000
+    assert 1 <= len(kept) < 5  # whole sections, the first ones that fit
+    assert block.count("URL: ") == len(kept)
+    one, only = format_block([_hit("long", 1.0, "user", "y" * 5000)], 600)
+    assert len(one) <= 600
+    assert len(only) == 1
+    assert "…" in one  # a first section longer than the cap is cut, not dropped
+    assert format_block(hits, 0) == ("", ())
+
+
+@asynccontextmanager
+async def _settings_harness(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+    **assistant: object,
+) -> AsyncIterator[Harness]:
+    overrides = _overrides(embeddings, inject_min_score=0.0, **assistant)
+    async with open_harness(tmp_path / "data", database_url, docs_root, models, **overrides) as h:
+        await anyio.to_thread.run_sync(h.runtime.service.index, "docs")
+        yield h
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("switch", ["docs_enabled", "inject_top_k"])
+async def test_injection_off_and_the_master_switch(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+    switch: str,
+) -> None:
+    """``inject_top_k = 0`` turns injection off and keeps the tool (seed 000: "0 disables
+    injection only"); ``docs_enabled = false`` (seed 000's ``Enabled``) turns off both."""
+    value: object = False if switch == "docs_enabled" else 0
+    changed = {switch: value}
+    async with _settings_harness(
+        tmp_path, database_url, docs_root, models, embeddings, **changed
+    ) as h:
+        before = len(embeddings.inputs)
+        h.models.script(Script(["From what I know."]))
+        await _chat(h, "how do I install askdocs with pip and serve it")
+        request = h.models.requests[0]
+        system = request["messages"][0]["content"]
+        offered = [tool["function"]["name"] for tool in request.get("tools") or []]
+        assert "<documentation>" not in system
+        assert INJECTED_ONLY not in system
+        assert len(embeddings.inputs) == before  # nothing was searched for the turn
+        if switch == "docs_enabled":
+            assert "search_docs" not in offered
+            assert "search_docs" not in system
+        else:
+            assert offered == ["search_docs"]
+            assert "call search_docs before answering from memory" in system
+
+
+@pytest.mark.anyio
+async def test_a_docs_search_that_cannot_run_says_unavailable(
+    tmp_path: Path,
+    database_url: str,
+    docs_root: Path,
+    models: ModelServer,
+    embeddings: EmbeddingServer,
+) -> None:
+    """The ``unavailable`` status (seed 000): a search that fails for a reason other than a
+    timeout or a missing index (here ``assistant.docs_site`` names no site) tells the model
+    to go on without it, with the guidance; the turn's caption says so and injection
+    degrades to nothing."""
+    async with _settings_harness(
+        tmp_path, database_url, docs_root, models, embeddings, docs_site="missing"
+    ) as h:
+        tool = SearchDocsTool(h.runtime.service, h.runtime.settings.assistant, "missing")
+        outcome = await tool.run(ToolContext("u", None), {"query": "install"})
+        assert outcome.data["available"] is False
+        assert outcome.data["status"] == "unavailable"
+        assert outcome.data["guidance"] == GUIDANCE
+        assert outcome.caption == CAPTIONS["unavailable"]
+        assert CAPTIONS["unavailable"] == "Docs search unavailable — answering without it"
+        h.models.script(
+            Script(calls=[Call("search_docs", {"query": "install"})]),
+            Script(["Without the docs."]),
+        )
+        _, frames = await _chat(h, "how do I install it?")
+        assert captions(frames) == [SEARCHING, CAPTIONS["unavailable"]]
+        assert text_of(frames) == "Without the docs."
+        assert "<documentation>" not in h.models.requests[0]["messages"][0]["content"]

@@ -9,8 +9,8 @@ import jwt as pyjwt
 import pytest
 
 from askdocs.auth.jwt import mint, verify
-from askdocs.auth.keys import signing_key
 from askdocs.errors import AuthError
+from askdocs.keys import standalone_ring
 from askdocs.settings import Settings, load_settings
 
 
@@ -34,12 +34,65 @@ def test_round_trip_keeps_identity(settings: Settings) -> None:
     )
 
 
-def test_key_is_persisted_and_shared(settings: Settings) -> None:
+def signing_key(settings: Settings) -> bytes:
+    with standalone_ring(settings) as ring:
+        return ring.signing("jwt").secret
+
+
+def test_minted_tokens_carry_email_and_the_is_admin_alias(settings: Settings) -> None:
+    for admin in (True, False):
+        token = mint(settings, "u1", email="ada@example.com", platform_admin=admin)
+        payload = pyjwt.decode(token, options={"verify_signature": False})
+        assert (payload["email"], payload["platformAdmin"], payload["isAdmin"]) == (
+            "ada@example.com",
+            admin,
+            admin,
+        )
+        assert verify(token, settings).email == "ada@example.com"
+
+
+@pytest.mark.parametrize(
+    ("extra", "admin"),
+    [
+        ({}, False),  # neither claim: not an admin
+        ({"isAdmin": True}, True),  # the alias alone
+        ({"platformAdmin": False, "isAdmin": True}, False),  # platformAdmin wins
+        ({"platformAdmin": True, "isAdmin": False}, True),
+    ],
+)
+def test_tokens_with_or_without_email_and_is_admin_are_accepted(
+    settings: Settings, extra: dict[str, object], admin: bool
+) -> None:
+    now = int(time.time())
+    claims = {"sub": "u1", "iat": now, "exp": now + 60, "iss": "askdocs", "aud": "askdocs-api"}
+    token = pyjwt.encode({**claims, **extra}, signing_key(settings), algorithm="HS256")
+    verified = verify(token, settings)
+    assert (verified.email, verified.platform_admin) == (None, admin)
+
+
+def test_key_is_stored_once_and_shared(settings: Settings) -> None:
     first = signing_key(settings)
     assert len(first) >= 32
     assert signing_key(load_settings(data_dir=settings.data_dir)) == first
-    mode = (settings.data_dir / "jwt-signing-key").stat().st_mode & 0o777
-    assert mode == 0o600
+    assert not (settings.data_dir / "jwt-signing-key").exists()  # in the database, not a file
+
+
+def test_a_stored_key_names_its_version(settings: Settings) -> None:
+    token = mint(settings, "u1")
+    assert pyjwt.get_unverified_header(token)["kid"] == "1"
+
+
+@pytest.mark.parametrize("kid", ["0", "2", "x", "1" * 12, ""])
+def test_an_unknown_key_id_is_an_invalid_token(settings: Settings, kid: str) -> None:
+    token = pyjwt.encode(
+        {"sub": "u1", "iat": int(time.time()), "exp": int(time.time()) + 60},
+        signing_key(settings),
+        algorithm="HS256",
+        headers={"kid": kid},
+    )
+    with pytest.raises(AuthError) as info:
+        verify(token, settings)
+    assert info.value.code == "invalid_token"
 
 
 def test_alg_none_is_refused(settings: Settings) -> None:

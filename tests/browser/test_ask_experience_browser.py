@@ -60,7 +60,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     build_tree(base)
     (base / "docs" / "guide" / "reference.md").write_text(REFERENCE, encoding="utf-8")
     env = {
-        "ASKDOCS_SERVER__TRUSTED_PROXY_HEADER": "x-forwarded-for",
+        "ASKDOCS_SERVER__TRUSTED_PROXIES": '["127.0.0.1"]',
         "ASKDOCS_ASK__DAILY_VISITOR_LIMIT": str(DAILY_LIMIT),
         "ASKDOCS_BOT_CHECK__ALLOW_PUBLIC_ASK_WITHOUT_BOT_CHECK": "true",
     }

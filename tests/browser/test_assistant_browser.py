@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Locator, Page, Request, expect
 from sqlalchemy import update
 
 from askdocs.admin.grants import ensure_first_admin_grant
+from askdocs.admin.table import grantable_tools
 from askdocs.db import Database
 from askdocs.db.admin_models import ProposalRow, SiteRow
 from askdocs.db.models import utcnow
@@ -75,7 +76,7 @@ def _organisation_site(data_dir: Path) -> Path:
             session.add(
                 SiteRow(id="alpha", organisation_id=org, name="Alpha", roots=roots, hostnames=[])
             )
-        ensure_first_admin_grant(db)
+        ensure_first_admin_grant(db, grantable_tools())
     finally:
         db.close()
     page_file = data_dir / "sites" / "alpha" / "install.md"

@@ -1,13 +1,19 @@
-"""The assistant where people read: the drawer in the reader, in real headless Chromium
-(desktop and phone, where it is a bottom sheet), against a real ``askdocs serve`` process and
-a scripted OpenAI-compatible model on 127.0.0.1.
+"""The assistant where people read and work: the drawer, in real headless Chromium (desktop
+and phone, where it is a bottom sheet), against a real ``askdocs serve`` process and a
+scripted OpenAI-compatible model on 127.0.0.1.
 
-A member signs in with a password, opens the drawer on a reader page (button and
-Alt+Shift+A), asks about that page (the request carries its ``pageContext`` and the model's
-system prompt names the page), renames and deletes a thread, proposes a page edit, reloads,
-applies it from the restored thread, and the file changes once. A turn still being answered
-when the page reloads restores as "Still working… — Check again", and Check again shows the
-reply once it has arrived. A visitor gets no drawer. Screenshots go to test-artifacts/browser/."""
+The drawer is on every signed-in page (the reader, /admin, /account, /proposals/<id>), with
+the same header trigger; openWithPrompt(prompt, { extraContext }) sends the page's extra
+context with one turn; a conversation whose question has no reply shows the seed's
+"has no reply yet — Open" hint and its row's "No reply yet" badge, one still being answered
+reads "Still answering…", and one whose server died "Interrupted". A member signs in with
+a password, opens the drawer on a reader page (button and Alt+Shift+A), asks about that
+page (the request carries its ``pageContext`` and the model's system prompt names the
+page), renames and deletes a thread, proposes a page edit, reloads, applies it from the
+restored thread, and the file changes once. A turn still being answered when the page
+reloads restores as "Still working… — Check again", and Check again shows the reply once it
+has arrived; a turn whose server died restores as interrupted, with Ask again. A visitor
+gets no drawer. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -327,3 +333,212 @@ def test_a_turn_still_running_after_a_reload_offers_check_again(
     expect(drawer.locator(".turn-notice")).to_have_count(0)
     expect(drawer.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)
     shot(page, artifacts, "drawer-checked-again")
+
+
+def turn_ended(page: Page) -> None:
+    """The turn's last frames are in (Send is back): under load the answer's text shows
+    while they are still on their way, and a message sent then is refused as busy."""
+    expect(page.locator("#assistant-drawer #composer-send")).to_have_text("Send")
+
+
+def _stored_proposal(page: Page, reader: Reader) -> str:
+    """A proposal stored for the signed-in person (as an MCP client's would be); its id."""
+    session = page.request.get(f"{reader.url}/api/v1/auth/session").json()
+    content = "# Install\n\nRun `pipx install alpha` (a stored proposal).\n"
+    arguments = {"siteId": "alpha", "path": "install.md", "content": content}
+    created = page.request.post(
+        f"{reader.url}/api/v1/proposals",
+        data={"operation": "write-page", "arguments": arguments},
+        headers={"X-CSRF-Token": session["me"]["csrfToken"]},
+    )
+    assert created.status == 201, created.text()
+    return str(created.json()["id"])
+
+
+@pytest.mark.parametrize("path", ["/admin", "/account", "/proposals/{id}"])
+def test_the_drawer_is_on_every_signed_in_page(
+    page: Page, reader: Reader, artifacts: Path, path: str
+) -> None:
+    """Seed 002: one assistant "reachable from every authenticated page", not only the
+    reader: the same trigger in the header and the same drawer."""
+    sent = chat_requests(page)
+    sign_in(page, reader)
+    if "{id}" in path:
+        path = path.format(id=_stored_proposal(page, reader))
+    page.goto(f"{reader.url}{path}")
+    trigger = page.locator("header #assistant-open")
+    expect(trigger).to_be_visible()
+    expect(trigger).to_have_attribute("aria-expanded", "false")
+    trigger.click()
+    drawer = page.locator("#assistant-drawer")
+    expect(drawer).to_be_visible()
+    expect(trigger).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#composer-input")).to_be_focused()
+    chips = drawer.locator(".suggestion-chip")
+    expect(chips.first).to_be_visible()
+    assert 2 <= chips.count() <= 4
+    name = path.strip("/").split("/")[0]
+    shot(page, artifacts, f"drawer-on-{name}")
+    reader.model.title = Script([f"On {name} {page.viewport_name}"])  # type: ignore[attr-defined]
+    reader.model.script(Script([f"Answered on {name}."]))
+    page.fill("#composer-input", f"What can I do on this page ({name})?")
+    page.keyboard.press("Enter")
+    expect(drawer.locator(".answer-text").last).to_have_text(f"Answered on {name}.")
+    turn_ended(page)
+    body = sent[-1].post_data_json
+    assert body is not None
+    assert body["pageContext"]["path"] == path
+    system = reader.model.requests[-1]["messages"][0]["content"]
+    assert f"path: {path}" in system
+    assert "platform administrator: yes" in system  # the identity block, from the account
+    page.keyboard.press("Alt+Shift+A")
+    expect(drawer).to_be_hidden()
+
+
+def test_open_with_a_prompt_and_extra_context(page: Page, reader: Reader) -> None:
+    sent = chat_requests(page)
+    sign_in(page, reader)
+    page.goto(f"{reader.url}/admin")
+    expect(page.locator("#assistant-open")).to_be_visible()
+    where = page.viewport_name  # type: ignore[attr-defined]
+    reader.model.title = Script([f"Extra {where}"])
+    reader.model.script(Script(["Backups are the first gap."]), Script(["Seed form."]))
+    extra = f"Docs gaps report ({where}): 3 unanswered questions about backups"
+    page.evaluate(
+        "([text, extra]) => window.askdocsAssistant.openWithPrompt(text, "
+        "{ extraContext: extra, send: true })",
+        ["What should I write first?", extra],
+    )
+    drawer = page.locator("#assistant-drawer")
+    expect(drawer.locator(".answer-text").last).to_have_text("Backups are the first gap.")
+    turn_ended(page)
+    body = sent[-1].post_data_json
+    assert body is not None
+    assert body["pageContext"]["extra"] == extra
+    assert f"from the page: {extra}" in reader.model.requests[-1]["messages"][0]["content"]
+    # the extra context goes with that one turn only
+    page.fill("#composer-input", "And then?")
+    page.keyboard.press("Enter")
+    expect(drawer.locator(".answer-text").last).to_have_text("Seed form.")
+    turn_ended(page)
+    follow = sent[-1].post_data_json
+    assert follow is not None
+    assert "extra" not in follow["pageContext"]
+    # seed 002's own signature: openWithPrompt(prompt, extraContext, { send })
+    page.click("#assistant-close")
+    page.evaluate(
+        "window.askdocsAssistant.openWithPrompt('Prefilled only', 'Seen on the admin page')"
+    )
+    expect(page.locator("#composer-input")).to_have_value("Prefilled only")
+
+
+def test_a_waiting_conversation_shows_the_hint_and_the_badges(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    sent = chat_requests(page)
+    sign_in(page, reader)
+    where = page.viewport_name  # type: ignore[attr-defined]
+    question = f"Nobody answers this ({where})"
+    page.goto(f"{reader.url}/account")
+    page.click("#assistant-open")
+    reader.model.script(Script(status=500))  # the model fails: the question stays open
+    page.fill("#composer-input", question)
+    page.keyboard.press("Enter")
+    drawer = page.locator("#assistant-drawer")
+    expect(drawer.locator(".turn-answer").last).to_contain_text("could not answer")
+    turn_ended(page)
+    page.reload()
+    page.click("#assistant-open")
+    hint = drawer.locator("#waiting-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text(f"“{question}” has no reply yet — Open")
+    shot(page, artifacts, "drawer-waiting-hint")
+    history(page)
+    row = drawer.locator(".thread-row", has_text=question)
+    expect(row.locator(".thread-badge")).to_have_text("No reply yet")
+    shot(page, artifacts, "drawer-badge-no-reply")
+    page.keyboard.press("Escape")
+    hint.locator(".waiting-open").click()
+    expect(drawer.locator(".turn-notice")).to_contain_text("No reply yet.")
+    expect(hint).to_be_hidden()
+    # a reply still being written: the row says so
+    held_question = f"Answer slowly ({where})"
+    hold = threading.Event()
+    reader.model.script(Script(["Slowly ", "but surely."], hold=hold))
+    try:
+        history(page)
+        page.click("#assistant-drawer #new-thread")
+        page.fill("#composer-input", held_question)
+        page.keyboard.press("Enter")
+        expect(drawer.locator(".answer-text").last).to_contain_text("Slowly")
+        body = sent[-1].post_data_json
+        assert body is not None
+        page.reload()
+        page.click("#assistant-open")
+        history(page)
+        running = drawer.locator(".thread-row", has_text=held_question)
+        expect(running.locator(".thread-badge")).to_have_text("Still answering…")
+        shot(page, artifacts, "drawer-badge-answering")
+    finally:
+        hold.set()
+    _settled(page, reader, body["threadId"])
+
+
+def _dead_replicas_turn(reader: Reader, question: str) -> str:
+    """What a replica killed mid-answer leaves: the person's message and a running turn whose
+    heartbeat stopped long ago (written as that replica wrote them); the thread's id."""
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from askdocs.db import Database
+    from askdocs.db.models import MessageRow, ThreadRow, UserRow, new_id, utcnow
+    from askdocs.db.replica_models import TurnRow
+
+    db = Database.from_url(f"sqlite:///{reader.data_dir / 'askdocs.db'}")
+    try:
+        with db.session(write=True) as session:
+            user = session.scalars(select(UserRow).where(UserRow.email == EMAIL)).one()
+            thread = ThreadRow(user_id=user.id, title=question)
+            session.add(thread)
+            session.flush()
+            session.add(MessageRow(thread_id=thread.id, role="user", content=question, sequence=1))
+            stale = utcnow() - timedelta(minutes=5)
+            session.add(
+                TurnRow(
+                    id=new_id(),
+                    thread_id=thread.id,
+                    user_sequence=1,
+                    replica="killed-replica",
+                    state="running",
+                    started_at=stale,
+                    heartbeat_at=stale,
+                )
+            )
+            return thread.id
+    finally:
+        db.close()
+
+
+def test_a_turn_whose_server_died_shows_interrupted_and_asks_again(
+    page: Page, reader: Reader, artifacts: Path
+) -> None:
+    where = page.viewport_name  # type: ignore[attr-defined]
+    question = f"Which Python does the fixture need? ({where}, killed)"
+    thread_id = _dead_replicas_turn(reader, question)
+    sign_in(page, reader)
+    page.click("#assistant-open")
+    history(page)
+    drawer = page.locator("#assistant-drawer")
+    row = drawer.locator(".thread-row", has_text=question)
+    expect(row.locator(".thread-badge")).to_have_text("Interrupted")
+    row.locator(".thread-link").click()
+    notice = drawer.locator(".turn-notice")
+    expect(notice).to_contain_text("The answer was interrupted")
+    expect(notice.locator(".turn-notice-action")).to_have_text("Ask again")
+    shot(page, artifacts, "drawer-interrupted")
+    reader.model.script(Script(["Python 3.11 or newer."]))
+    notice.locator(".turn-notice-action").click()
+    expect(drawer.locator(".answer-text").last).to_have_text("Python 3.11 or newer.")
+    _settled(page, reader, thread_id)
+    expect(drawer.locator(".turn-user .turn-text", has_text=question)).to_have_count(1)

@@ -62,6 +62,9 @@ def test_reader_shows_catalog_and_article(page: Page, site: Site, artifacts: Pat
 
 def test_locale_switch_shows_translation_and_fallback(page: Page, site: Site) -> None:
     open_reader(page, site.url + "/docs/guide/install")
+    options = page.locator("#locale-select option")
+    expect(options).to_have_count(2)  # the site has English and Czech pages, no Slovak
+    assert options.evaluate_all("(all) => all.map((o) => o.value)") == ["en", "cs"]
     page.select_option("#locale-select", "cs")
     expect(page.locator("h1.article-title")).to_have_text("Instalace")
     expect(page).to_have_url(site.url + "/docs/guide/install?lang=cs")

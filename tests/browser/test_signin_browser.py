@@ -207,3 +207,23 @@ def test_an_owner_invites_a_member_and_grants_a_tool(
     shot(page, artifacts, "admin-grant")
     page.locator("#grant-confirm").click()
     expect(page.locator("#users-panel tr", has_text=newcomer)).to_contain_text("list_sites")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["%2F%09%2Fevil.invalid%2Fphish", "%2F%0A%2Fevil.invalid%2Fphish", "%2F%0D%0A%2Fevil.invalid"],
+    ids=["tab", "lf", "crlf"],
+)
+def test_open_redirect_after_sign_in_with_a_tab_is_refused(
+    browser: Browser, install: Install, raw: str
+) -> None:
+    """``/sign-in?next=/<tab>/evil.invalid/phish``: Chromium strips the tab (LF, CR-LF) from
+    a URL, so a check that let it through sent the signed-in person off-site."""
+    with watched_page(browser, "desktop") as page:
+        page.goto(f"{install.url}/sign-in?next={raw}")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        page.locator("#email").fill(ROOT)
+        page.locator("#password").fill(PASSWORD)
+        page.locator("#signin-submit").click()
+        page.wait_for_url(f"{install.url}/assistant")
+        assert page.url.startswith(install.url + "/")

@@ -205,3 +205,47 @@ def test_indented_html_lines_become_prose_not_code() -> None:
     doc = parse_document(text, "h.md", ParseOptions(("en",), "en", 3, "mkdocs"))
     assert "\nCaption words" in doc.sections[0].text
     assert "    Caption" not in doc.sections[0].text
+
+
+def test_explicit_anchors_and_renamed_headings_are_link_targets() -> None:
+    text = (
+        '# Page\n\n## Search\n\n<FaqItem id="why-so-slow" question="Why so slow?">\n\n'
+        "Answer.\n\n</FaqItem>\n\n"
+        '| <a id="opt-rule" href="#opt-rule">`rule`</a> | text |\n|---|---|\n\n'
+        '### 9.7.0 <small>November</small> { id="9.7.0" }\n'
+    )
+    doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "docusaurus"))
+    assert doc.anchors == ("why-so-slow", "opt-rule")
+    assert [h.section_id for h in doc.headings] == ["page", "search-1", "9.7.0"]
+    assert [h.text for h in doc.headings][2] == "9.7.0 November"
+    assert doc.anchor_aliases == (("search", "search-1"),)
+
+
+def test_myst_colon_fences_comments_and_attributes() -> None:
+    doc = parse("myst-colon", "myst")
+    found = lines(doc)
+    for line in ("Note: A titled note", "Note body words.", "First:", "First tab words.",
+                 "Second:", "A paragraph with a span target inside."):  # fmt: skip
+        assert line in found
+    text = prose(doc)
+    for gone in (":::", ":class:", "comment line", "{#", "]{"):
+        assert gone not in text
+    assert doc.anchors == ("paragraph-target", "span-target")
+
+
+def test_myst_directive_names_are_anchors() -> None:
+    text = (
+        "# P\n\n```{tip}\n:name: a-tip\nTip words.\n```\n\n:::{note}\n:name: a-note\nNote.\n:::\n"
+    )
+    doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "myst"))
+    assert doc.anchors == ("a-tip", "a-note")
+    assert ":name:" not in "\n".join(section.text for section in doc.sections)
+
+
+def test_a_named_myst_code_block_is_an_anchor() -> None:
+    text = "# P\n\n```{code} shell\n:linenos:\n:name: code:start\n\n$ jupyter book start\n```\n"
+    doc = parse_document(text, "p.md", ParseOptions(("en",), "en", 3, "myst"))
+    assert doc.anchors == ("code:start",)
+    assert doc.sections[0].text.startswith("```shell\n")
+    assert ":name:" not in doc.sections[0].text
+    assert "$ jupyter book start" in doc.sections[0].text

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from askdocs.corpus.safe_read import read_markdown
-from askdocs.errors import ConfigError, CorpusError, DecodeError, FileTooLarge, UnsafePath
+from askdocs.errors import (
+    ConfigError,
+    DecodeError,
+    FileTooLarge,
+    UnsafePath,
+    Vanished,
+)
 from askdocs.ingest import CorpusSnapshot, read_site
 from askdocs.settings import CorpusSettings, RootConfig
 from tests.corpus.conftest import read, site_of, write
@@ -153,5 +159,6 @@ def test_special_files_not_selected_are_ignored(docs: Path, canary: Path) -> Non
 
 
 def test_a_file_that_vanished_is_an_error_not_a_crash(docs: Path) -> None:
-    with pytest.raises(CorpusError, match="cannot be read: No such file"):
+    """``Vanished``, a ``CorpusError``: the page read leaves such a file out (issue #27)."""
+    with pytest.raises(Vanished, match="removed while it was read"):
         read_markdown(docs, "gone.md", 1 << 20)

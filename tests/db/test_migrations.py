@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import threading
 
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from askdocs.db import Database
 from askdocs.db.engine import database_url, make_engine
@@ -62,3 +62,33 @@ def test_sqlite_runs_in_wal_with_full_sync(tmp_path: object) -> None:
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     database.close()
+
+
+def test_sign_in_hardening_keeps_past_single_sign_on_accounts_linkable(
+    database_url: str,
+) -> None:
+    """Migration 0008: an account that signed in through single sign-on before gets an
+    allowed link (it keeps signing in that way); others get none; versions start at 0."""
+    engine = make_engine(database_url)
+    migrate(engine, "0005")
+    stamp, later = "2026-01-01 00:00:00+00:00", "2027-01-01 00:00:00+00:00"
+    with engine.begin() as conn:
+        for user, method in (("u-sso", "oidc"), ("u-pw", "password")):
+            conn.execute(
+                text("INSERT INTO users (id, email, display_name, platform_admin, created_at) "
+                     "VALUES (:id, :email, '', false, :at)"),
+                {"id": user, "email": f"{user}@example.com", "at": stamp},
+            )  # fmt: skip
+            conn.execute(
+                text("INSERT INTO auth_sessions (id, user_id, csrf_token, method, user_agent, "
+                     "created_at, last_seen_at, expires_at) "
+                     "VALUES (:id, :user, 'c', :method, '', :at, :at, :later)"),
+                {"id": f"s-{user}", "user": user, "method": method, "at": stamp, "later": later},
+            )  # fmt: skip
+    migrate(engine)
+    with engine.connect() as conn:
+        links = conn.execute(text("SELECT user_id, issuer, subject FROM oidc_links")).all()
+        versions = conn.execute(text("SELECT DISTINCT token_version FROM users")).all()
+    assert [tuple(row) for row in links] == [("u-sso", None, None)]
+    assert [tuple(row) for row in versions] == [(0,)]
+    engine.dispose()

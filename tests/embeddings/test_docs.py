@@ -5,15 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from askdocs.devtools.error_scan import referenced_codes
 from askdocs.embeddings import registry
 from askdocs.settings import EmbeddingSettings
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "embeddings.md").read_text(encoding="utf-8")
-SOURCES = "\n".join(
-    path.read_text(encoding="utf-8")
-    for path in sorted((REPO / "src" / "askdocs" / "embeddings").glob("*.py"))
-)
+SOURCES = [REPO / "src" / "askdocs" / "embeddings"]
 
 
 def test_front_matter_has_a_title() -> None:
@@ -31,7 +29,7 @@ def test_every_provider_is_documented() -> None:
 
 
 def test_every_error_code_is_documented() -> None:
-    codes = set(re.findall(r'"(embedding_[a-z_]+)"', SOURCES))
+    codes = {code.value for code in referenced_codes(SOURCES) if code.startswith("embedding_")}
     assert len(codes) >= 8
     for code in codes:
         assert f"`{code}`" in DOC, code

@@ -15,9 +15,11 @@ from askdocs.errors import ConfigError, Forbidden, ServiceUnavailable
 from askdocs.guard.botcheck import (
     NoBotCheck,
     TurnstileCheck,
+    chosen_provider,
     create_bot_check,
     require_bot_check_for_public_binding,
 )
+from askdocs.guard.store_sqlite import SQLiteLimitsStore
 from askdocs.settings import BotCheckSettings, RootConfig, Settings, SiteConfig
 from tests.llm.scripted import Reply, ScriptedServer, scripted_server
 from tests.support.timing import bounded
@@ -86,21 +88,43 @@ async def test_hung_siteverify_is_503_within_the_timeout(siteverify: ScriptedSer
     assert time.monotonic() - started < bounded(0.3)  # the server hangs for 30 s
 
 
-def test_turnstile_needs_a_secret() -> None:
+def test_turnstile_needs_a_secret(tmp_path: Path) -> None:
+    store = SQLiteLimitsStore(tmp_path / "limits.sqlite3")
     with pytest.raises(ConfigError, match="secret"):
-        create_bot_check(BotCheckSettings(provider="turnstile"))
-    made = create_bot_check(BotCheckSettings(provider="turnstile", secret=SecretStr("s")))
+        create_bot_check(with_bot_check(tmp_path, provider="turnstile"), store)
+    made = create_bot_check(
+        with_bot_check(tmp_path, provider="turnstile", secret=SecretStr("s")), store
+    )
     assert made.name == "turnstile"
 
 
+def with_bot_check(data: Path, host: str = "127.0.0.1", **bot_check: object) -> Settings:
+    return Settings(data_dir=data, server={"host": host}, bot_check=BotCheckSettings(**bot_check))
+
+
+def test_auto_picks_turnstile_altcha_or_off(tmp_path: Path) -> None:
+    """The default: Turnstile with its keys, ALTCHA beyond loopback, else off."""
+    keys = {"secret": SecretStr("s"), "site_key": "k"}
+    assert chosen_provider(with_bot_check(tmp_path, "0.0.0.0", **keys)) == "turnstile"
+    assert chosen_provider(with_bot_check(tmp_path, "0.0.0.0")) == "altcha"
+    assert chosen_provider(with_bot_check(tmp_path, "127.0.0.1")) == "off"
+    opted_out = with_bot_check(tmp_path, "0.0.0.0", allow_public_ask_without_bot_check=True)
+    assert chosen_provider(opted_out) == "off"
+    assert chosen_provider(with_bot_check(tmp_path, "127.0.0.1", provider="altcha")) == "altcha"
+    require_bot_check_for_public_binding(with_bot_check(tmp_path, "0.0.0.0"), "0.0.0.0")
+
+
 def test_off_is_refused_on_a_public_binding(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path)
+    settings = Settings(data_dir=tmp_path, bot_check=BotCheckSettings(provider="off"))
     require_bot_check_for_public_binding(settings, "127.0.0.1")
     require_bot_check_for_public_binding(settings, "::1")
     with pytest.raises(ConfigError, match="without a bot check"):
         require_bot_check_for_public_binding(settings, "0.0.0.0")
     quiet = SiteConfig(id="s", roots=[RootConfig(path=tmp_path)], ask_enabled=False)
-    require_bot_check_for_public_binding(Settings(data_dir=tmp_path, sites=[quiet]), "0.0.0.0")
+    off = BotCheckSettings(provider="off")
+    require_bot_check_for_public_binding(
+        Settings(data_dir=tmp_path, sites=[quiet], bot_check=off), "0.0.0.0"
+    )
     guarded = Settings(
         data_dir=tmp_path, bot_check=BotCheckSettings(provider="turnstile", secret=SecretStr("s"))
     )
@@ -121,13 +145,25 @@ async def test_no_bot_check_refuses_non_loopback_clients() -> None:
     )
 
 
-def test_bot_check_required_behind_a_trusted_proxy_on_loopback(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "server",
+    [{"trusted_proxies": ["127.0.0.1"]}, {"public_url": "https://docs.example"}],
+)
+def test_bot_check_required_behind_a_proxy_on_loopback(
+    tmp_path: Path, server: dict[str, object]
+) -> None:
     site = SiteConfig(id="docs", roots=[RootConfig(path=tmp_path)])
-    proxied = Settings(
-        data_dir=tmp_path, sites=[site], server={"trusted_proxy_header": "x-forwarded-for"}
-    )
+    off = {"provider": "off"}
+    proxied = Settings(data_dir=tmp_path, sites=[site], server=server, bot_check=off)
     with pytest.raises(ConfigError, match="behind a proxy"):
         require_bot_check_for_public_binding(proxied, "127.0.0.1")
+    local = Settings(
+        data_dir=tmp_path,
+        sites=[site],
+        server={"public_url": "http://127.0.0.1:8000"},
+        bot_check=off,
+    )
+    require_bot_check_for_public_binding(local, "127.0.0.1")  # its own loopback address
 
 
 def test_explicit_opt_out_starts_and_warns_loudly(

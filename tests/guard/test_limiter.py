@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -166,3 +168,53 @@ async def test_embedded_daily_counts_survive_a_restart(tmp_path: Path, now: int)
     with pytest.raises(RateLimited):
         await second.daily("v1", "docs", now)
     await second.close()
+
+
+async def test_a_busy_event_loop_is_not_an_unreachable_redis(
+    tmp_path: Path, redis_server: RedisProcess, now: int
+) -> None:
+    """The production timeout counts Redis's silence, not the server's own load: a check
+    whose reply came while the event loop was busy for twice the timeout (a burst of
+    requests on 2 cores) is answered, not refused (issue #26: 66-79 of 100 asks got 503)."""
+    limiter = Limiter(RedisLimitsStore(redis_server.url), settings(tmp_path))
+    await limiter.burst("warm", now)
+    check = asyncio.create_task(limiter.burst("busy", now))
+    await asyncio.sleep(0)  # the check is on its way
+    busy_until = time.monotonic() + 2 * LIMITS_TIMEOUT
+    while time.monotonic() < busy_until:  # the loop computes, answering nothing
+        pass
+    await check
+    await limiter.close()
+
+
+async def test_two_servers_count_a_burst_of_100_exactly(
+    tmp_path: Path, redis_server: RedisProcess, now: int
+) -> None:
+    """Two limiters (two replicas' stores, each its own connection) on one Redis, 100 asks
+    at once from 10 visitors at the production timeout: each visitor gets exactly its daily
+    limit, the rest are 429, none is 503."""
+    relaxed = settings(tmp_path, daily_visitor_limit=7, daily_site_limit=1000)
+    relaxed = relaxed.model_copy(
+        update={"ask": relaxed.ask.model_copy(update={"daily_global_limit": 1000})}
+    )
+    replicas = [Limiter(RedisLimitsStore(redis_server.url), relaxed) for _ in range(2)]
+    site = f"burst-{time.monotonic_ns()}"
+    outcomes: list[tuple[int, str]] = []
+
+    async def ask(n: int) -> None:
+        visitor = f"v{n % 10}"
+        try:
+            await replicas[n % 2].daily(visitor, site, now)
+            outcomes.append((200, visitor))
+        except RateLimited as limited:
+            outcomes.append((429, limited.code))
+        except ServiceUnavailable as refused:
+            outcomes.append((503, refused.code))
+
+    async with anyio.create_task_group() as group:
+        for n in range(100):
+            group.start_soon(ask, n)
+    for replica in replicas:
+        await replica.close()
+    assert Counter(status for status, _ in outcomes) == {200: 70, 429: 30}
+    assert set(Counter(v for status, v in outcomes if status == 200).values()) == {7}

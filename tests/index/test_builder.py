@@ -272,7 +272,8 @@ def test_partial_collection_is_never_served_and_is_rebuilt(
 def build_name(store: IndexStore, embedder: HashingEmbedder, chunks: list) -> str:  # type: ignore[type-arg]
     from askdocs.index.naming import collection_name, corpus_hash, site_hash
 
-    return collection_name(model_spec(embedder), corpus_hash({"docs": site_hash(chunks)}, ""))
+    hashes = {"docs": site_hash(chunks)}
+    return collection_name(model_spec(embedder), corpus_hash(hashes, "", "int8"))
 
 
 def test_sealed_collection_without_pointer_is_adopted_without_embedding(

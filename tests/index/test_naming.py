@@ -75,9 +75,11 @@ def test_fingerprint_covers_locale_and_audience() -> None:
     assert chunk_fingerprint(base) != chunk_fingerprint(replace(base, audience="developer"))
 
 
-def test_corpus_hash_covers_every_site_and_the_lexical_version() -> None:
+def test_corpus_hash_covers_every_site_the_lexical_version_and_the_storage() -> None:
     hashes = {"a": "1", "b": "2"}
-    assert corpus_hash(hashes, "v1") == corpus_hash(dict(reversed(hashes.items())), "v1")
-    assert corpus_hash(hashes, "v1") != corpus_hash(hashes, "v2")
-    assert corpus_hash(hashes, "v1") != corpus_hash({"a": "1"}, "v1")
-    assert corpus_hash(hashes, "v1") != corpus_hash({"a": "1", "b": "3"}, "v1")
+    same = corpus_hash(hashes, "v1", "int8")
+    assert same == corpus_hash(dict(reversed(hashes.items())), "v1", "int8")
+    assert same != corpus_hash(hashes, "v2", "int8")
+    assert same != corpus_hash({"a": "1"}, "v1", "int8")
+    assert same != corpus_hash({"a": "1", "b": "3"}, "v1", "int8")
+    assert same != corpus_hash(hashes, "v1", "none")  # the storage layout too

@@ -411,7 +411,7 @@ def test_every_filtered_field_is_indexed_also_in_a_copy_of_an_older_shard(
     assert _schema(store, info.name) >= set(INDEXED_FIELDS)
     store.close()
     folder = index_root / "collections" / info.name / "shard"
-    older = qe.EdgeShard.load(str(folder), conv.config(info.dimension))
+    older = qe.EdgeShard.load(str(folder), conv.config(info.dimension, "int8"))
     older.update(qe.UpdateOperation.delete_field_index("kind"))
     older.flush()
     older.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 import jwt as pyjwt
 import pytest
 
-from askdocs.auth.jwt import mint
+from askdocs.auth.jwt import mcp_audience, mint
 from askdocs.db import Database
 from askdocs.settings import Settings, load_settings
 from askdocs.users import UserService
@@ -59,10 +59,15 @@ class Tokens:
     org: str = "org-1"
 
     def valid(self, **claims: object) -> str:
-        return mint(self.settings, self.sub, org=self.org, org_role="admin", **claims)  # type: ignore[arg-type]
+        """An MCP token (server mode accepts no other; local mode accepts both kinds)."""
+        return mint(self.settings, self.sub, org=self.org, org_role="admin", mcp=True, **claims)  # type: ignore[arg-type]
+
+    def api_only(self) -> str:
+        """An ordinary bearer token, not issued for the MCP server."""
+        return mint(self.settings, self.sub, org=self.org, org_role="admin")
 
     def expired(self) -> str:
-        return mint(self.settings, self.sub, ttl_seconds=60, now=int(time.time()) - 3600)
+        return mint(self.settings, self.sub, ttl_seconds=60, now=int(time.time()) - 3600, mcp=True)
 
     def _claims(self, **changes: object) -> dict[str, object]:
         now = int(time.time())
@@ -71,7 +76,7 @@ class Tokens:
             "iat": now,
             "exp": now + 600,
             "iss": self.settings.auth.jwt_issuer,
-            "aud": self.settings.auth.jwt_audience,
+            "aud": [self.settings.auth.jwt_audience, mcp_audience(self.settings)],
         }
         claims.update(changes)
         return claims

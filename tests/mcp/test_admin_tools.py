@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,12 @@ from mcp.client.session import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult
 from sqlalchemy import select
 
+from askdocs.auth.approval import mint_approval
 from askdocs.auth.jwt import mint
 from askdocs.db.admin_models import ToolGrantRow
 from askdocs.db.models import MembershipRow
 from askdocs.mcp.auth import AuthContext
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.users.service import UserService
@@ -62,14 +65,20 @@ class Rig:
         return path
 
     def caller(self, user_id: str, org: str | None) -> AuthContext:
-        token = mint(self.harness.settings, user_id, org=org)
+        token = mint(self.harness.settings, user_id, org=org, mcp=True)  # what a host holds
         return AuthContext(user_id, org, None, False, token)
 
     def client(
         self, auth: AuthContext, answers: list[ElicitResult] | None = None, mode: str = "auto"
     ) -> Client:
-        backend = RemoteBackend("http://askdocs.test", timeout_seconds=15, transport=self.transport)
-        options = ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
+        approve = partial(mint_approval, self.harness.settings, self.harness.app.keys)
+        backend = RemoteBackend(
+            "http://askdocs.test", timeout_seconds=15, transport=self.transport, approve=approve
+        )
+        docs = docs_operations(self.harness.settings)
+        options = ServerOptions(
+            operations=docs, timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth
+        )
         server = build_server(backend, options)
         if answers is None:
             return Client(server, mode=mode)  # type: ignore[arg-type]
@@ -130,6 +139,25 @@ async def test_declining_writes_nothing(rig: Rig) -> None:
         assert not target.exists()
 
 
+async def test_the_apply_link_is_on_the_public_url(rig: Rig) -> None:
+    """Behind a proxy the API's own address is internal: people get ``server.public_url``."""
+    backend = RemoteBackend(
+        "http://askdocs.test",
+        timeout_seconds=15,
+        transport=rig.transport,
+        public_url="https://docs.example",
+    )
+    docs = docs_operations(rig.harness.settings)
+    auth = owner(rig)
+    options = ServerOptions(
+        operations=docs, timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth
+    )
+    async with Client(build_server(backend, options)) as client:  # type: ignore[arg-type]
+        result = await client.call_tool("propose_write_page", PAGE)
+    out = result.structured_content
+    assert out["applyUrl"] == f"https://docs.example/proposals/{out['proposalId']}"
+
+
 async def test_a_client_without_elicitation_gets_a_link_to_apply_it(rig: Rig) -> None:
     target = rig.sites_dir / "alpha" / "guide" / "mcp.md"
     async with rig.client(owner(rig)) as client:
@@ -174,7 +202,8 @@ async def test_a_user_without_grants_is_not_offered_the_tools(rig: Rig) -> None:
     async with rig.client(rig.caller(user.id, None)) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         forced = await client.call_tool("propose_write_page", PAGE)
-    assert names == {"search_docs", "get_article", "list_catalog"}
+    # the read tools only (list_operation_schemas is a read, listed to every caller)
+    assert names == {"search_docs", "get_article", "list_catalog", "list_operation_schemas"}
     assert forced.is_error
     assert "[tool_not_granted]" in forced.content[0].text
     assert not (rig.sites_dir / "alpha" / "guide" / "mcp.md").exists()

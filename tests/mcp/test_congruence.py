@@ -17,6 +17,7 @@ from askdocs.corpus.freshness import git_dir, head_commit, iso
 from askdocs.mcp.auth import AuthContext, stdio_auth
 from askdocs.mcp.backend import DocsBackend
 from askdocs.mcp.local import LocalBackend
+from askdocs.mcp.operations import docs_operations
 from askdocs.mcp.remote import RemoteBackend
 from askdocs.mcp.server import ServerOptions, build_server
 from askdocs.server.app import create_app
@@ -61,7 +62,13 @@ def backend(request: pytest.FixtureRequest, settings: Settings, service: AskDocs
 async def session(factory: BackendFactory, auth: AuthContext | None) -> AsyncIterator[Client]:
     backend = factory()
     server = build_server(
-        backend, ServerOptions(timeout_seconds=BOUND, ask_enabled=False, fixed_auth=auth)
+        backend,
+        ServerOptions(
+            operations=docs_operations(load_settings()),
+            timeout_seconds=BOUND,
+            ask_enabled=False,
+            fixed_auth=auth,
+        ),
     )
     await backend.start()
     try:
@@ -72,7 +79,7 @@ async def session(factory: BackendFactory, auth: AuthContext | None) -> AsyncIte
 
 
 def call(factory: BackendFactory, settings: Settings, tool: str, arguments: dict[str, Any]) -> Any:
-    auth = stdio_auth(settings, mint(settings, "user-1"))
+    auth = stdio_auth(settings, mint(settings, "user-1", mcp=True))
 
     async def run() -> Any:
         async with session(factory, auth) as client:
@@ -146,7 +153,7 @@ def test_server_mode_forwards_the_callers_token_unchanged(
         seen.append(headers.get(b"authorization", b"").decode() or None)
         await app(scope, receive, send)
 
-    token = mint(settings, "user-7", org="org-2", org_role="member")
+    token = mint(settings, "user-7", org="org-2", org_role="member", mcp=True)
 
     def factory() -> DocsBackend:
         transport = httpx.ASGITransport(app=recording)

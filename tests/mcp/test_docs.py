@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from askdocs.cli.mcp import mcp
+from askdocs.devtools.error_scan import referenced_codes
 from askdocs.settings import McpSettings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +24,6 @@ def test_every_option_and_variable_is_documented() -> None:
 
 
 def test_every_error_code_is_documented() -> None:
-    source = "\n".join(p.read_text() for p in (REPO / "src" / "askdocs" / "mcp").glob("*.py"))
-    codes = set(re.findall(r'code="([a-z_]+)"', source))
+    codes = {code.value for code in referenced_codes([REPO / "src" / "askdocs" / "mcp"])}
     assert codes
     assert sorted(code for code in codes if f"`{code}`" not in PAGE) == []

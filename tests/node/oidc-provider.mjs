@@ -3,10 +3,14 @@
 //   node oidc-provider.mjs PORT CLIENT_ID CLIENT_SECRET REDIRECT_URI
 //
 // Prints "ready" once listening. Any email address can sign in on its login page (the
-// account id is the email; it is always verified). PKCE is required of every client.
-// POST /test/tamper {"mode": "wrong-aud" | "expired" | "bad-nonce"} makes the NEXT id token
-// from the token endpoint carry a wrong audience, an expiry in the past, or another nonce,
+// account id is the email; it is verified unless a test says otherwise). PKCE is required
+// of every client.
+// POST /test/tamper {"mode": "wrong-aud" | "expired" | "bad-nonce", "set": {...},
+// "drop": [...]} makes the NEXT id token from the token endpoint carry a wrong audience, an
+// expiry in the past, another nonce, the claims in "set" and none of those in "drop",
 // re-signed with the provider's own key: a provider misbehaving, as the relying party sees it.
+// POST /test/account {"set": {...}, "drop": [...]} changes the claims of every account (the
+// id token's and userinfo's alike) until the next /test/account; {} restores them.
 import http from "node:http";
 import { generateKeyPair, exportJWK, SignJWT, decodeJwt, decodeProtectedHeader } from "jose";
 import Provider from "oidc-provider";
@@ -16,6 +20,7 @@ const issuer = `http://127.0.0.1:${port}`;
 const { privateKey } = await generateKeyPair("RS256", { extractable: true });
 const jwk = { ...(await exportJWK(privateKey)), kid: "test-key", alg: "RS256", use: "sig" };
 let tamper = null;
+let account = {};
 
 const provider = new Provider(issuer, {
   clients: [
@@ -35,7 +40,8 @@ const provider = new Provider(issuer, {
   interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
   findAccount: async (ctx, id) => ({
     accountId: id,
-    claims: async () => ({ sub: id, email: id, email_verified: true, name: id.split("@")[0] }),
+    claims: async () =>
+      changed({ sub: id, email: id, email_verified: true, name: id.split("@")[0] }, account),
   }),
   renderError: async (ctx, out) => {
     ctx.type = "text/plain";
@@ -51,9 +57,16 @@ provider.use(async (ctx, next) => {
   }
 });
 
-async function retoken(idToken, mode) {
-  const claims = decodeJwt(idToken);
+function changed(claims, how) {
+  const out = { ...claims, ...(how.set || {}) };
+  for (const name of how.drop || []) delete out[name];
+  return out;
+}
+
+async function retoken(idToken, how) {
+  const claims = changed(decodeJwt(idToken), how);
   const now = Math.floor(Date.now() / 1000);
+  const mode = how.mode;
   if (mode === "wrong-aud") claims.aud = "somebody-else";
   if (mode === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
   if (mode === "bad-nonce") claims.nonce = "not-the-nonce";
@@ -98,7 +111,11 @@ http
     try {
       if (req.url.startsWith("/interaction/")) return await interaction(req, res);
       if (req.url === "/test/tamper" && req.method === "POST") {
-        tamper = JSON.parse(await text(req)).mode || null;
+        tamper = JSON.parse(await text(req));
+        return res.end("ok");
+      }
+      if (req.url === "/test/account" && req.method === "POST") {
+        account = JSON.parse(await text(req));
         return res.end("ok");
       }
       return callback(req, res);

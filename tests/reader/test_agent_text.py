@@ -25,10 +25,10 @@ async def test_llms_txt_lists_every_reader_page_in_reading_order(
     assert text.startswith("# Fixture\n\n> ")
     links = [line for line in text.splitlines() if line.startswith("- [")]
     assert links == [
-        "- [Welcome to Fixture](/docs/index.md)",
-        "- [Installing](/docs/guide/install.md)",
-        "- [Configuring](/docs/guide/configure.md)",
-        "- [Backing up](/docs/admin/backup.md)",
+        "- [Welcome to Fixture](http://127.0.0.1/docs/index.md)",
+        "- [Installing](http://127.0.0.1/docs/guide/install.md)",
+        "- [Configuring](http://127.0.0.1/docs/guide/configure.md)",
+        "- [Backing up](http://127.0.0.1/docs/admin/backup.md)",
     ]
     assert "## Guide" in text
     assert "Internal API" not in text

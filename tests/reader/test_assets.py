@@ -8,7 +8,10 @@ import hashlib
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
+from askdocs.auth.jwt import mint
+from askdocs.users import UserService
 from tests.reader.conftest import Tree
 from tests.reader.fixtures import CANARY, GIF, JPEG, SVG, WEBP, png_bytes
 from tests.reader.htmlcheck import elements
@@ -106,6 +109,26 @@ async def test_etag_revalidation_gives_304(client: httpx.AsyncClient) -> None:
     fresh = await client.get(src, headers={"If-None-Match": '"something-else"'})
     assert fresh.status_code == 200
     assert fresh.content == png_bytes()
+
+
+async def test_bearer_callers_keep_etag_revalidation(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Seed 003: "private, no-cache permits byte reuse only after revalidation"; the security
+    headers' no-store for authenticated requests must not replace it (a signed-in reader's
+    browser would download every image again)."""
+    stored = app.state.askdocs.stored()
+    user = UserService(stored.db).create_user("reader@x.io")
+    bearer = {"Authorization": f"Bearer {mint(app.state.askdocs.settings, user.id)}"}
+    src = image_sources(await index_html(client))["The Fixture logo"]
+    first = await client.get(src, headers=bearer)
+    assert first.status_code == 200
+    assert first.headers["cache-control"] == "private, no-cache"
+    etag = first.headers["etag"]
+    again = await client.get(src, headers={**bearer, "If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.headers["cache-control"] == "private, no-cache"
+    assert again.headers["etag"] == etag
 
 
 async def test_removed_image_is_404_not_304(tree: Tree, client: httpx.AsyncClient) -> None:

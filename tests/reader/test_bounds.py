@@ -114,6 +114,7 @@ def test_toc_of_a_page_with_40k_headings_is_capped() -> None:
     headings = tuple(parse_markdown(text).headings)
     page = Page.__new__(Page)
     object.__setattr__(page, "headings", headings)
+    object.__setattr__(page, "meta", {})
     toc = toc_of(page, title_omitted=True)
     assert len(toc) == TOC_MAX_ENTRIES
     assert max(len(entry.text) for entry in toc) <= TOC_MAX_TEXT

@@ -153,3 +153,50 @@ def test_titles_and_labels_are_escaped(payload: str) -> None:
 def test_title_h1_after_mdx_imports_is_the_title_anchor() -> None:
     html = rendered("import X from '@site/x';\n\n# Title\n\nBody.\n", "docusaurus")
     assert html.startswith('<span id="title" class="doc-title-anchor"></span>')
+
+
+def test_vitepress_code_group_and_tabs_are_labelled_tab_sets() -> None:
+    sample = TEST_DATA / "vitepress-docs"
+    group = rendered((sample / "guide" / "getting-started.md").read_text(), "vitepress")
+    assert '<section class="tab-panel"><p class="tab-label">pnpm</p>' in group
+    assert '<code class="language-sh">$ pnpm add -D vitepress@next' in group
+    tabs = rendered((sample / "tabs" / "index.md").read_text(), "vitepress")
+    assert '<section class="tab-panel"><p class="tab-label">tab b</p>\n<p>b content 2</p>' in tabs
+    assert ":::" not in group
+    assert "[npm]" not in group
+    assert tabs.count('<div class="tabset">') == 2
+    assert "<p>== tab" not in tabs
+
+
+def test_vitepress_badges_are_badge_elements_never_tags() -> None:
+    html = fixture("vitepress-page", "vitepress")
+    assert '<h2 id="vi-spyon-3-2-0">vi.spyOn 3.2.0</h2>' in html
+    assert "WARNING 3.2.0</p>" in html
+    assert "&lt;" not in html
+    assert "import" not in html
+    badge = rendered('## Reporters <Badge type="danger">advanced</Badge>\n', "vitepress")
+    assert badge == (
+        '<h2 id="reporters-advanced">Reporters '
+        '<span class="badge badge-danger">advanced</span></h2>\n'
+    )
+    inline = rendered('A <Badge type="tip" text="^1.9.0" /> b.\n', "vitepress")
+    assert '<span class="badge badge-tip">^1.9.0</span>' in inline
+
+
+def test_mdx_components_with_props_render_their_children_never_their_tag() -> None:
+    html = fixture("mdx-props", "docusaurus")
+    assert '<p class="block-title">Why does "x &gt; y" fail?</p>\n<p>Answer words.</p>' in html
+    assert '<p class="block-title">Are multi-line props read?</p>' in html
+    assert "<p>Inline green words and Card title.</p>" in html
+    assert "<p>Unknown children words.</p>" in html
+    for raw in ("&lt;", "{", "FaqItem", "import"):
+        assert raw not in html
+
+
+def test_a_refused_image_shows_its_alt_with_code_spans_as_code() -> None:
+    doc = parse_document(
+        "Text.\n\n![Capture of `<UserPage>`](/img/x.png)\n", "p.md", ParseOptions(("en",), "en", 3)
+    )
+    markup = render_markup(MarkupJob(doc.body, ()))
+    html = sanitize_html(finish(markup, {}, {}))
+    assert '<span class="doc-image-refused">Capture of <code>&lt;UserPage&gt;</code></span>' in html

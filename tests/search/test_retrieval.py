@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from askdocs.embeddings.protocol import Embedder, Vectors
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import EmbeddingError, IndexBuilding, VectorStoreError
 from askdocs.index import HybridParams, IndexStore
 from askdocs.search.retrieval import Retriever, SearchRequest, is_keyword_query
@@ -36,7 +37,7 @@ class FailingQueries:
         return self.real.embed_documents(texts)
 
     def embed_query(self, text: str) -> Vectors:
-        raise EmbeddingError("provider timed out", code="embedding_timeout")
+        raise EmbeddingError("provider timed out", code=ErrorCode.EMBEDDING_TIMEOUT)
 
 
 def paths(service: AskDocs, query: str, **kwargs: object) -> list[tuple[str, str]]:

@@ -40,9 +40,7 @@ def answering(rig: Rig, indexed: AskDocs) -> Callable[..., FastAPI]:
     def make(**ask: object) -> FastAPI:
         update: dict[str, object] = {
             "bot_check": BotCheckSettings(provider="off", allow_public_ask_without_bot_check=True),
-            "server": rig.settings.server.model_copy(
-                update={"trusted_proxy_header": "x-forwarded-for"}
-            ),
+            "server": rig.settings.server.model_copy(update={"trusted_proxies": ["127.0.0.1"]}),
             "ask": rig.settings.ask.model_copy(update={"daily_visitor_limit": 50, **ask}),
         }
         return create_app(rig.settings.model_copy(update=update), indexed)

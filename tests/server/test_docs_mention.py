@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from askdocs.devtools.error_scan import referenced_codes
 from askdocs.settings import AskSettings, BotCheckSettings, ChatSettings, ServerSettings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,14 +27,7 @@ ALL_DOCS = API_DOC + "".join(
 
 
 def error_codes() -> set[str]:
-    codes: set[str] = set()
-    for source in SOURCES:
-        for path in [source] if source.is_file() else source.rglob("*.py"):
-            text = path.read_text(encoding="utf-8")
-            codes |= set(re.findall(r'code="([a-z_]+)"', text))
-            codes |= set(re.findall(r'_invalid\(\s*"([a-z_]+)"', text))
-            codes |= set(re.findall(r'"([a-z_]+_limit)",\n', text))
-    return codes
+    return {code.value for code in referenced_codes(SOURCES)}
 
 
 def test_codes_are_found() -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from askdocs.admin.api import AdminApi
 from askdocs.db import Database
 from askdocs.db.admin_models import SiteRow
 from askdocs.errors import NotFound
@@ -18,6 +17,7 @@ from askdocs.service import AskDocs
 from askdocs.settings import BotCheckSettings, ChatSettings, RootConfig, Settings, SiteConfig
 from askdocs.sites import DEFAULT_SITE_ID, VISITOR, SiteCatalog
 from askdocs.users.service import UserService
+from tests.admin.world import make_admin
 from tests.server.conftest import Rig, client, write_docs
 
 LOOPBACK = "127.0.0.1:8000"
@@ -107,7 +107,7 @@ def with_org_sites(tmp_path: Path, rig: Rig, indexed: AskDocs) -> Iterator[Setti
                     public=public,
                 )
             )
-    AdminApi(settings, indexed, db).sync_sites()
+    make_admin(settings, indexed, db).sync_sites()
     try:
         assert [s.id for s in indexed.sites] == ["acme", "org-private", "org-public"]
         assert indexed.catalog.admin_ids() == {"org-private", "org-public"}

@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from askdocs.server.middleware import BodyLimit, SecurityHeaders
+from askdocs.middleware import BodyLimit, SecurityHeaders
 from tests.server.conftest import Rig, client
 
 pytestmark = pytest.mark.anyio
@@ -124,6 +124,35 @@ async def test_no_store_on_authenticated_success() -> None:
     assert bearer.headers["cache-control"] == "no-store"
     assert api_v1.headers["cache-control"] == "no-store"
     assert public.headers["cache-control"] == "public, max-age=600"
+
+
+def _answering(cache_control: bytes) -> ASGIApp:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        headers = [(b"cache-control", cache_control)]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    return app
+
+
+@pytest.mark.parametrize(
+    ("chosen", "sent"),
+    [
+        (b"private, no-cache, no-transform", "private, no-cache, no-transform"),  # the stream
+        (b"private, no-cache", "private, no-cache"),  # an asset: ETag revalidation
+        (b"no-store", "no-store"),
+        (b"no-cache", "no-store"),  # a shared cache could still keep it
+        (b"private, max-age=60", "no-store"),  # reuse without revalidation
+    ],
+)
+async def test_a_revalidating_private_policy_survives_authentication(
+    chosen: bytes, sent: str
+) -> None:
+    async with _client(SecurityHeaders(_answering(chosen))) as http:
+        bearer = await http.get("/x", headers={"Authorization": "Bearer t"})
+        api_v1 = await http.get("/api/v1/assistant/chat")
+    assert bearer.headers["cache-control"] == sent
+    assert api_v1.headers["cache-control"] == sent
 
 
 async def test_headers_reach_unexpected_500s(rig: Rig) -> None:

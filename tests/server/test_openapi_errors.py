@@ -13,6 +13,8 @@ from askdocs.server.app import create_app
 from askdocs.settings import load_settings
 
 ERROR_REF = "#/components/schemas/ErrorBody"
+# Error statuses an operation answers with its own body: what it really sends.
+OWN_BODIES = {("GET /readyz", "503"): "#/components/schemas/ReadyResponse"}
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +50,12 @@ def test_every_declared_error_has_the_error_body_and_registered_codes(
         for status, response in operation["responses"].items():
             if int(status) < 400 or status == "500":
                 continue
-            assert response["content"]["application/json"]["schema"] == {"$ref": ERROR_REF}, name
+            schema = response["content"]["application/json"]["schema"]
+            shapes = schema.get("oneOf", [schema])
+            if (name, status) in OWN_BODIES:
+                assert {"$ref": OWN_BODIES[name, status]} in shapes, name
+                continue
+            assert {"$ref": ERROR_REF} in shapes, name
             for code in _codes(operation, int(status)):
                 assert BY_CODE[code].status == int(status), (name, code)
             checked += 1
@@ -91,3 +98,11 @@ def test_a_route_declares_the_codes_of_the_parts_it_uses(
 
 def test_healthz_declares_no_error(spec: dict[str, Any]) -> None:
     assert set(spec["paths"]["/healthz"]["get"]["responses"]) == {"200"}
+
+
+def test_readyz_503_documents_its_own_body(spec: dict[str, Any]) -> None:
+    """Issue #27, defect 11: /readyz answers 503 with its ReadyResponse while not ready;
+    the error registry's 503 had replaced that body with the error body in the document."""
+    schema = spec["paths"]["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]
+    shapes = schema["schema"].get("oneOf", [schema["schema"]])
+    assert {"$ref": "#/components/schemas/ReadyResponse"} in shapes

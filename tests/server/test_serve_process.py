@@ -48,9 +48,11 @@ def server(
 
 
 def test_public_binding_without_a_bot_check_is_refused(tmp_path: Path) -> None:
+    """With the bot check turned off by hand (the default, auto, picks ALTCHA there)."""
     command = serve_command(tmp_path / "data", "--host", "0.0.0.0", "--port", "1")
+    env = site_env(tmp_path, ASKDOCS_BOT_CHECK__PROVIDER="off")
     result = subprocess.run(
-        command, env=clean_env(site_env(tmp_path)), capture_output=True, timeout=60, check=False
+        command, env=clean_env(env), capture_output=True, timeout=60, check=False
     )
     assert result.returncode == 2
     assert b"without a bot check" in result.stderr

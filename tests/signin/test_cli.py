@@ -92,4 +92,4 @@ def test_invite_prints_a_link_and_end_sessions_counts(
     code, out, _ = run(
         data, capsys, monkeypatch, "users", "end-sessions", "--email", "x2@example.com"
     )
-    assert out.strip() == "ended 0 session(s) of x2@example.com"
+    assert out.strip() == "ended 0 session(s) of x2@example.com; its bearer tokens stop working"

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
+from askdocs.users.accounts import Accounts
 from askdocs.users.service import UserService
 from tests.assistant.conftest import Harness, open_harness
 from tests.assistant.scripted import model_server
@@ -139,3 +140,115 @@ async def test_next_never_leaves_the_site(sso: tuple[Harness, OidcProvider]) -> 
     harness, _ = sso
     done = await through_provider(harness, "grace@example.com", "//evil.example/x")
     assert done.headers["location"] == "/"
+
+
+# -- defect 2 of issue 27: single sign-on trusts only verified emails, and links by subject
+
+
+@pytest.fixture(autouse=True)
+def plain_accounts(provider: OidcProvider) -> Iterator[None]:
+    """Each test starts (and leaves) the provider's accounts with their usual claims."""
+    provider.accounts_claim()
+    yield
+    provider.accounts_claim()
+
+
+@pytest.mark.parametrize(
+    ("claims", "without"),
+    [
+        ({}, ("email_verified",)),
+        ({"email_verified": "false"}, ()),
+        ({"email_verified": "true"}, ()),
+    ],
+    ids=["absent", "string-false", "string-true"],
+)
+async def test_single_sign_on_trusts_unverified_emails_no_more(
+    sso: tuple[Harness, OidcProvider], claims: dict[str, object], without: tuple[str, ...]
+) -> None:
+    harness, provider = sso
+    provider.accounts_claim(claims, without)
+    done = await through_provider(harness, "grace@example.com")
+    assert error_of(done) == "oidc_no_email"
+    assert UserService(harness.runtime.db).all() == []
+
+
+async def test_single_sign_on_does_not_take_over_an_account_by_its_email(
+    sso: tuple[Harness, OidcProvider],
+) -> None:
+    """The issue's probe: a provider naming the platform admin's email signed in as them."""
+    harness, _ = sso
+    users = UserService(harness.runtime.db)
+    root = users.create_user("root@example.com", platform_admin=True)
+    done = await through_provider(harness, "root@example.com")
+    assert error_of(done) == "oidc_not_linked"
+    assert (await harness.client.get("/api/v1/auth/me")).status_code == 401
+    Accounts(harness.settings, harness.runtime.db).oidc_links.allow(root.id)  # an admin links
+    linked = await through_provider(harness, "root@example.com")
+    assert linked.headers["location"] == "/assistant"
+    me = (await harness.client.get("/api/v1/auth/me")).json()
+    assert me["user"]["id"] == root.id
+
+
+async def test_single_sign_on_keeps_an_account_to_its_linked_subject(
+    sso: tuple[Harness, OidcProvider],
+) -> None:
+    harness, provider = sso
+    first = await through_provider(harness, "ada@example.com")  # created, linked to "ada@..."
+    assert first.status_code == 303
+    assert first.headers["location"] == "/assistant"
+    harness.client.cookies.clear()
+    provider.accounts_claim({"email": "ada@example.com"})  # another subject, the same email
+    done = await through_provider(harness, "impostor@example.com")
+    assert error_of(done) == "oidc_not_linked"
+
+
+async def test_single_sign_on_userinfo_unverified_email_is_not_merged_under_the_token_flag(
+    sso: tuple[Harness, OidcProvider],
+) -> None:
+    harness, provider = sso
+    provider.accounts_claim({"email_verified": False})  # what userinfo says
+    provider.tamper(claims={"email_verified": True}, without=("email",))  # the id token
+    done = await through_provider(harness, "grace@example.com")
+    assert error_of(done) == "oidc_no_email"
+    assert UserService(harness.runtime.db).all() == []
+
+
+async def test_single_sign_on_matches_domains_on_the_parsed_address(
+    sso: tuple[Harness, OidcProvider],
+) -> None:
+    harness, _ = sso
+    done = await through_provider(harness, "x@evil.example@example.com")
+    assert error_of(done) == "oidc_no_email"
+    assert UserService(harness.runtime.db).all() == []
+
+
+@pytest.fixture
+async def trusting(
+    tmp_path: Path, docs_root: Path, provider: OidcProvider
+) -> AsyncIterator[Harness]:
+    """A provider trusted to own example.com: its addresses need no email_verified."""
+    with model_server() as models:
+        url = f"sqlite:///{tmp_path / 'trust.db'}"
+        oidc = {
+            **provider.settings(["example.com", "other.org"]),
+            "trusted_email_domains": ["example.com"],
+        }
+        async with open_harness(
+            tmp_path / "data", url, docs_root, models, auth={"oidc": oidc}
+        ) as harness:
+            yield harness
+
+
+async def test_a_trusted_domain_needs_no_email_verified_but_others_do(
+    trusting: Harness, provider: OidcProvider
+) -> None:
+    provider.accounts_claim(without=("email_verified",))
+    done = await through_provider(trusting, "grace@example.com")
+    assert done.headers["location"] == "/assistant"
+    trusting.client.cookies.clear()
+    other = await through_provider(trusting, "bob@other.org")
+    assert error_of(other) == "oidc_no_email"
+    provider.accounts_claim({"email_verified": False})
+    trusting.client.cookies.clear()
+    refused = await through_provider(trusting, "carol@example.com")
+    assert error_of(refused) == "oidc_no_email"

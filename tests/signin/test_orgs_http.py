@@ -10,7 +10,8 @@ from sqlalchemy import update
 from askdocs.auth.jwt import mint
 from askdocs.db.auth_models import InvitationRow
 from askdocs.db.models import utcnow
-from askdocs.users.types import User
+from askdocs.users.orgs import OrgDirectory
+from askdocs.users.types import OrgRole, User
 from tests.assistant.conftest import Harness
 from tests.signin.conftest import PASSWORD, accounts, browser, person, sign_in
 
@@ -62,15 +63,17 @@ async def test_the_first_platform_admins_org_owns_the_configured_sites(harness: 
     assert [o["ownsConfiguredSites"] for o in owns] == [False, True, False]
 
 
+def join(harness: Harness, org_id: str, user: User, role: OrgRole = "member") -> None:
+    """``user`` joins (as the operator adds them: over HTTP, joining takes their yes)."""
+    OrgDirectory(harness.runtime.db).add_member(org_id, user.email, role, None)
+
+
 async def test_members_roles_and_removal(harness: Harness) -> None:
     root = person(harness, "root@example.com", admin=True)
     owner, bob, eve = (person(harness, f"{n}@example.com") for n in ("owner", "bob", "eve"))
     org_id = await make_org(harness, root, owner)
     members = f"/api/v1/orgs/{org_id}/members"
-    added = await harness.client.post(
-        members, json={"email": "bob@example.com", "role": "member"}, headers=bearer(harness, owner)
-    )
-    assert added.status_code == 201, added.text
+    join(harness, org_id, bob)
     # a member cannot add people, an outsider cannot even see the organisation
     by_member = await harness.client.post(
         members, json={"email": "eve@example.com"}, headers=bearer(harness, bob)
@@ -116,7 +119,8 @@ async def test_an_owner_invites_a_member_who_accepts_and_signs_in(harness: Harne
     async with browser(harness) as newcomer:
         seen = await newcomer.get(f"/api/v1/auth/invitations/{token}")
         assert seen.json()["organisationName"] == "Acme"
-        assert seen.json()["accountExists"] is False
+        assert seen.json()["forYou"] is False
+        assert "accountExists" not in seen.json()
         weak = await newcomer.post(
             "/api/v1/auth/invitations/accept", json={"token": token, "password": "short"}
         )
@@ -141,11 +145,7 @@ async def test_invitation_authority(harness: Harness) -> None:
     root = person(harness, "root@example.com", admin=True)
     owner, bob = person(harness, "owner@example.com"), person(harness, "bob@example.com")
     org_id = await make_org(harness, root, owner)
-    await harness.client.post(
-        f"/api/v1/orgs/{org_id}/members",
-        json={"email": bob.email, "role": "member"},
-        headers=bearer(harness, owner),
-    )
+    join(harness, org_id, bob)
     cases = [
         (owner, {"email": "x@example.com", "platformAdmin": True}, 403),
         (owner, {"email": "x@example.com"}, 403),  # no organisation: platform admins only
@@ -190,3 +190,40 @@ async def test_users_are_listed_and_created_by_platform_admins_only(harness: Har
         "root@example.com",
     ]
     await sign_in(harness.client, "cy@example.com")
+
+
+# -- defect 8 of issue 27: joining takes the account's yes; the answer says nothing of it
+
+
+async def test_org_admins_add_an_existing_account_only_through_an_invitation(
+    harness: Harness,
+) -> None:
+    root = person(harness, "root@example.com", admin=True)
+    owner, bob = person(harness, "owner@example.com"), person(harness, "bob@example.com")
+    org_id = await make_org(harness, root, owner)
+    members = f"/api/v1/orgs/{org_id}/members"
+    existing = await harness.client.post(
+        members, json={"email": bob.email, "role": "admin"}, headers=bearer(harness, owner)
+    )
+    unknown = await harness.client.post(
+        members,
+        json={"email": "nobody@example.com", "role": "admin"},
+        headers=bearer(harness, owner),
+    )
+    assert existing.status_code == unknown.status_code == 202, existing.text
+    assert existing.json().keys() == unknown.json().keys() == {"link", "email", "expiresAt"}
+    org = await harness.client.get(f"/api/v1/orgs/{org_id}", headers=bearer(harness, owner))
+    assert [m["email"] for m in org.json()["members"]] == [owner.email]  # bob said nothing yet
+    token = existing.json()["link"].rsplit("/", 1)[1]
+    as_inviter = await harness.client.get(
+        f"/api/v1/auth/invitations/{token}", headers=bearer(harness, owner)
+    )
+    assert as_inviter.json()["forYou"] is False
+    csrf = await sign_in(harness.client, bob.email)
+    assert (await harness.client.get(f"/api/v1/auth/invitations/{token}")).json()["forYou"]
+    accepted = await harness.client.post(
+        "/api/v1/auth/invitations/accept", json={"token": token}, headers={"X-CSRF-Token": csrf}
+    )
+    assert accepted.status_code == 200, accepted.text
+    org = await harness.client.get(f"/api/v1/orgs/{org_id}", headers=bearer(harness, owner))
+    assert {m["email"]: m["role"] for m in org.json()["members"]}[bob.email] == "admin"

@@ -26,9 +26,25 @@ START_TIMEOUT = 30.0
 class OidcProvider:
     issuer: str
 
-    def tamper(self, mode: str) -> None:
-        """The next id token comes back with ``mode`` applied (wrong-aud, expired, bad-nonce)."""
-        httpx.post(self.issuer + "/test/tamper", json={"mode": mode}).raise_for_status()
+    def tamper(
+        self,
+        mode: str = "",
+        *,
+        claims: dict[str, object] | None = None,
+        without: tuple[str, ...] = (),
+    ) -> None:
+        """The next id token comes back with ``mode`` applied (wrong-aud, expired,
+        bad-nonce), with ``claims`` and without the claims named in ``without``, re-signed
+        with the provider's key."""
+        body = {"mode": mode, "set": claims or {}, "drop": list(without)}
+        httpx.post(self.issuer + "/test/tamper", json=body).raise_for_status()
+
+    def accounts_claim(
+        self, claims: dict[str, object] | None = None, without: tuple[str, ...] = ()
+    ) -> None:
+        """Every account's claims (id token and userinfo alike) change until the next call."""
+        body = {"set": claims or {}, "drop": list(without)}
+        httpx.post(self.issuer + "/test/account", json=body).raise_for_status()
 
     def settings(self, domains: list[str]) -> dict[str, object]:
         return {

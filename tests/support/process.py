@@ -94,7 +94,7 @@ def running(
     with log.open("wb") as sink:
         process = subprocess.Popen(list(command), env=dict(env), stdout=sink, stderr=sink)
         try:
-            _wait_for_health(process, port, log, timeout)
+            wait_for_health(process, port, log, timeout)
             yield process
         finally:
             process.terminate()
@@ -105,9 +105,7 @@ def running(
                 process.wait(5)
 
 
-def _wait_for_health(
-    process: subprocess.Popen[bytes], port: int, log: Path, timeout: float
-) -> None:
+def wait_for_health(process: subprocess.Popen[bytes], port: int, log: Path, timeout: float) -> None:
     """Poll /healthz until the socket answers (uvicorn has no readiness signal to await)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

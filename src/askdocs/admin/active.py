@@ -19,9 +19,9 @@ from typing import Literal
 from pydantic import SecretStr
 from sqlalchemy import select
 
-from askdocs.admin.crypto import SecretBox
 from askdocs.db import Database
 from askdocs.db.admin_models import ProviderRow
+from askdocs.keys import SecretBox
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatModel
 from askdocs.settings import ChatSettings, EmbeddingSettings, Settings

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from askdocs.db.models import MembershipRow, UserRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden, InvalidInput
 
 ADMIN_REQUIRED = "admin privileges required"
@@ -29,7 +30,7 @@ class Actor:
 
 
 def refusal() -> Forbidden:
-    return Forbidden(ADMIN_REQUIRED, code="admin_required")
+    return Forbidden(ADMIN_REQUIRED, code=ErrorCode.ADMIN_REQUIRED)
 
 
 def platform_gate(session: Session, user_id: str) -> Actor:
@@ -54,6 +55,6 @@ def organisation_gate(session: Session, user_id: str, org_hint: str | None) -> A
     if len(memberships) > 1:
         raise InvalidInput(
             "you belong to several organisations: name one with organisationId",
-            code="organisation_required",
+            code=ErrorCode.ORGANISATION_REQUIRED,
         )
     return Actor(user_id, admin_of[0])

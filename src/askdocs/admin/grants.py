@@ -8,14 +8,16 @@ admins, and only with tools the assigner holds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from askdocs.admin.names import grantable_tools
 from askdocs.db import Database
 from askdocs.db.admin_models import AdminMarkerRow, ToolGrantRow
 from askdocs.db.models import UserRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Forbidden
 
 FIRST_ADMIN_MARKER = "first_admin_grant"
@@ -31,7 +33,7 @@ def grants_of(session: Session, user_id: str) -> list[str]:
 def require_grant(session: Session, user_id: str, tool: str) -> None:
     row = session.get(ToolGrantRow, (user_id, tool))
     if row is None:
-        raise Forbidden(NOT_GRANTED, code="tool_not_granted")
+        raise Forbidden(NOT_GRANTED, code=ErrorCode.TOOL_NOT_GRANTED)
 
 
 def replace_grants(session: Session, user_id: str, tools: list[str], granted_by: str) -> None:
@@ -40,20 +42,21 @@ def replace_grants(session: Session, user_id: str, tools: list[str], granted_by:
         session.add(ToolGrantRow(user_id=user_id, tool_name=tool, granted_by=granted_by))
 
 
-def ensure_first_admin_grant(db: Database) -> str | None:
-    """Grant the full set to the first platform administrator, once; their id, or None."""
+def ensure_first_admin_grant(db: Database, tools: Sequence[str]) -> str | None:
+    """Grant ``tools`` (every admin tool: ``admin.table.grantable_tools``) to the first
+    platform administrator, once; their id, or None."""
     with db.session() as session:
         marker = session.get(AdminMarkerRow, FIRST_ADMIN_MARKER)
         if marker is not None:
             return marker.value
     try:
         with db.session(write=True) as session:
-            return _first_grant(session)
+            return _first_grant(session, tools)
     except IntegrityError:
         return None  # another process recorded it first
 
 
-def _first_grant(session: Session) -> str | None:
+def _first_grant(session: Session, tools: Sequence[str]) -> str | None:
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": GRANT_LOCK})
     marker = session.get(AdminMarkerRow, FIRST_ADMIN_MARKER)
@@ -69,7 +72,7 @@ def _first_grant(session: Session) -> str | None:
     if first is None:
         return None
     held = set(grants_of(session, first.id))
-    for tool in grantable_tools():
+    for tool in tools:
         if tool not in held:
             session.add(ToolGrantRow(user_id=first.id, tool_name=tool, granted_by=None))
     session.add(AdminMarkerRow(key=FIRST_ADMIN_MARKER, value=first.id))

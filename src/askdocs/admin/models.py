@@ -1,26 +1,30 @@
-"""The typed arguments of every admin operation and tool: one pydantic model each.
+"""The typed arguments of every admin operation: one pydantic model each.
 
-Each model is, at once, the assistant tool's JSON schema (``tool_schema``), the REST
-request body documented in ``/openapi.json``, what ``GET /api/v1/admin/schemas`` lists, and,
-dumped canonically (``canonical_arguments``), the arguments a confirmation token binds.
-Wire names are camelCase; unknown fields are refused (``invalid_argument``, 400). Values are
-checked strictly (``"yes"`` is not a boolean); finer rules (site ids, hostnames, paths)
-live with each operation and answer with their own codes.
+The operation table (``admin.table``) names each operation's model; from it come the
+assistant tool's JSON schema (``wire.json_schema``), the REST request body, the MCP tool's input
+schema, what ``GET /api/v1/admin/schemas`` lists and, dumped canonically
+(``canonical_arguments``), the arguments a confirmation token binds. Wire names are
+camelCase; unknown fields are refused (``invalid_argument``, 400). Values are checked
+strictly (``"yes"`` is not a boolean); finer rules (site ids, hostnames, paths) live with
+each operation and answer with their own codes. A field left out and a field given as
+``null`` differ only in what a token binds (``model_fields_set``); both leave a value as it is.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from askdocs.admin.names import OPERATIONS, SINGLE_TOOLS, Authority
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
+from askdocs.guard.validation import is_clean_text
+from askdocs.wire import JsonDict
 
-JsonObject = dict[str, Any]
 ORG_HELP = "Organisation id; only needed if you belong to several."
 SITE_HELP = "The site's id."
+A = TypeVar("A", bound="Args")
 
 
 class Args(BaseModel):
@@ -39,22 +43,32 @@ class SiteRef(OrgScoped):
 
 class Root(Args):
     path: str = Field("", max_length=300, description="Folder inside the site; '' = the site.")
-    audience: Literal["user", "developer"] = "user"
+    audience: Literal["user", "developer"] = Field(
+        "user", description="Who the pages are for: user or developer."
+    )
 
 
 class SiteFields(Args):
-    name: str | None = Field(None, max_length=200)
-    roots: list[Root] | None = Field(None, max_length=8)
-    hostnames: list[str] | None = Field(None, max_length=50)
-    public: bool | None = None
+    name: str | None = Field(None, max_length=200, description="The site's name.")
+    roots: list[Root] | None = Field(
+        None, max_length=8, description="Folders of the site's pages (1 to 8)."
+    )
+    hostnames: list[str] | None = Field(
+        None, max_length=50, description="Hostnames the site answers on."
+    )
+    public: bool | None = Field(None, description="Whether anyone may read the site.")
     ask_enabled: bool | None = Field(None, description="Whether Ask AI answers on this site.")
-    ask_daily_limit: int | None = Field(None, ge=0)
-    default_locale: str | None = Field(None, max_length=35)
+    ask_daily_limit: int | None = Field(
+        None, ge=0, description="Ask AI questions per day on this site (empty: no limit)."
+    )
+    default_locale: str | None = Field(
+        None, max_length=35, description="The site's language, e.g. en or pt-BR."
+    )
 
 
 class CreateSite(SiteFields, OrgScoped):
     id: str = Field(max_length=63, description="The new site's id.")
-    name: str = Field(max_length=200)
+    name: str = Field(max_length=200, description="The site's name.")
 
 
 class UpdateSite(SiteFields, SiteRef):
@@ -78,16 +92,22 @@ class DeletePage(PageRef):
 
 
 class AssignToolGrants(OrgScoped):
-    user_id: str = Field(max_length=64)
-    tools: list[str] = Field(max_length=100)
+    user_id: str = Field(max_length=64, description="The member's user id.")
+    tools: list[str] = Field(max_length=100, description="Every tool the member may use.")
+
+
+ProviderKind = Literal["openai-compatible", "anthropic", "gemini"]
+Capability = Literal["chat", "embedding"]
 
 
 class ProviderFields(Args):
-    name: str | None = Field(None, max_length=200)
-    capability: Literal["chat", "embedding"] | None = None
-    kind: Literal["openai-compatible", "anthropic", "gemini"] | None = None
-    base_url: str | None = Field(None, max_length=500)
-    model: str | None = Field(None, max_length=200)
+    name: str | None = Field(None, max_length=200, description="The provider's name.")
+    capability: Capability | None = Field(None, description="What it is used for.")
+    kind: ProviderKind | None = Field(None, description="Which API it speaks.")
+    base_url: str | None = Field(
+        None, max_length=500, description="Endpoint URL; empty for the vendor's default."
+    )
+    model: str | None = Field(None, max_length=200, description="The model's name.")
     api_key: str | None = Field(
         None,
         max_length=4096,
@@ -103,14 +123,14 @@ class ProviderFields(Args):
 
 
 class CreateInferenceProvider(ProviderFields):
-    name: str = Field(max_length=200)
-    capability: Literal["chat", "embedding"]
-    kind: Literal["openai-compatible", "anthropic", "gemini"]
-    model: str = Field(max_length=200)
+    name: str = Field(max_length=200, description="The provider's name.")
+    capability: Capability = Field(description="What it is used for.")
+    kind: ProviderKind = Field(description="Which API it speaks.")
+    model: str = Field(max_length=200, description="The model's name.")
 
 
 class ProviderRef(Args):
-    provider_id: str = Field(max_length=64)
+    provider_id: str = Field(max_length=64, description="The provider's id.")
 
 
 class UpdateInferenceProvider(ProviderFields, ProviderRef):
@@ -123,147 +143,64 @@ class DeleteInferenceProvider(ProviderRef):
 
 class ListIndexRuns(OrgScoped):
     site_id: str | None = Field(None, max_length=63, description=SITE_HELP)
-    limit: int | None = Field(None, ge=1, le=50)
+    limit: int | None = Field(None, ge=1, le=50, description="How many runs (1-50, default 20).")
 
 
 class NoArgs(Args):
     pass
 
 
-# operation (Propose/Apply pair) -> (its arguments, what it does)
-OPERATION_MODELS: dict[str, tuple[type[Args], str]] = {
-    "CreateSite": (CreateSite, "create a documentation site in your organisation"),
-    "UpdateSite": (
-        UpdateSite,
-        "change a site's settings (omitted or null fields stay as they are)",
-    ),
-    "DeleteSite": (DeleteSite, "delete a site"),
-    "WritePage": (
-        WritePage,
-        "create or replace one Markdown page of a site with the full new text",
-    ),
-    "DeletePage": (DeletePage, "delete one page of a site"),
-    "AssignToolGrants": (
-        AssignToolGrants,
-        "set which assistant tools a member of your organisation may use",
-    ),
-    "CreateInferenceProvider": (
-        CreateInferenceProvider,
-        "add a platform inference provider (chat or embedding)",
-    ),
-    "UpdateInferenceProvider": (UpdateInferenceProvider, "change a platform inference provider"),
-    "DeleteInferenceProvider": (DeleteInferenceProvider, "delete a platform inference provider"),
-}
-
-# single-step tool -> (its arguments, its description)
-TOOL_MODELS: dict[str, tuple[type[Args], str]] = {
-    "list_sites": (OrgScoped, "List your organisation's sites (admins)."),
-    "get_site": (SiteRef, "Show one site's settings and its latest indexing run (admins)."),
-    "list_pages": (SiteRef, "List the Markdown pages of a site (admins)."),
-    "read_page": (PageRef, "Read one page's Markdown and its draft flag (admins)."),
-    "list_index_runs": (
-        ListIndexRuns,
-        "List recent indexing runs and their status, for one site or all (admins).",
-    ),
-    "list_tool_grants": (
-        OrgScoped,
-        "List your organisation's members and the assistant tools each may use (admins).",
-    ),
-    "reindex_site": (
-        SiteRef,
-        "Re-index a site now, in the background; at most a few runs per hour (admins).",
-    ),
-    "list_inference_providers": (
-        NoArgs,
-        "List the platform's inference providers; keys show only as hasApiKey and the last "
-        "four characters (platform admins).",
-    ),
-    "test_inference_provider": (
-        ProviderRef,
-        "Send one small test request to a platform inference provider and record the result "
-        "(platform admins).",
-    ),
-}
-assert set(OPERATION_MODELS) == set(OPERATIONS)
-assert set(TOOL_MODELS) == set(SINGLE_TOOLS)
+def bad(field: str, why: str) -> InvalidInput:
+    return InvalidInput(f"{field}: {why}", code=ErrorCode.INVALID_ARGUMENT)
 
 
-def model_of(name: str) -> type[Args]:
-    """The arguments model of an operation (``CreateSite``) or a single tool (``get_site``)."""
-    found = OPERATION_MODELS.get(name) or TOOL_MODELS.get(name)
-    if found is None:
-        raise KeyError(name)
-    return found[0]
+def clean(field: str, value: str) -> str:
+    """No NUL (PostgreSQL cannot store it) and no unpaired surrogate (not encodable)."""
+    if not is_clean_text(value):
+        raise InvalidInput(
+            f"{field}: holds a NUL or an unpaired surrogate", code=ErrorCode.INVALID_TEXT
+        )
+    return value
 
 
-def authority(name: str) -> Authority:
-    return OPERATIONS[name] if name in OPERATIONS else SINGLE_TOOLS[name]
+def text(field: str, value: str) -> str:
+    """A non-empty line of text, stripped."""
+    if not value.strip():
+        raise bad(field, "must be a non-empty string")
+    return clean(field, value).strip()
 
 
-def parse(name: str, raw: object) -> Args:
-    """Validate ``raw`` against ``name``'s model; every failure is ``invalid_argument``."""
+def parse(model: type[A], raw: object) -> A:
+    """Validate ``raw`` against ``model``; every failure is ``invalid_argument``."""
     if not isinstance(raw, dict):
-        raise InvalidInput("arguments: must be a JSON object", code="invalid_argument")
+        raise InvalidInput("arguments: must be a JSON object", code=ErrorCode.INVALID_ARGUMENT)
     try:
-        return model_of(name).model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
-        raise InvalidInput(_first_error(exc), code="invalid_argument") from None
+        raise invalid(exc) from None
 
 
-def _first_error(exc: ValidationError) -> str:
+def invalid(exc: ValidationError, skip: int = 0) -> InvalidInput:
+    """``invalid_argument`` naming the first problem (``skip`` drops leading ``loc`` parts:
+    FastAPI's ``body``)."""
     first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "arguments"
+    where = ".".join(str(part) for part in first["loc"][skip:]) or "arguments"
     if first["type"] == "extra_forbidden":
-        return f"{where}: unknown field"
-    return f"{where}: {first['msg']}"
+        return bad(where, "unknown field")
+    return bad(where, first["msg"])
 
 
-def as_args(model: Args) -> JsonObject:
+def org_hint(args: Args) -> str | None:
+    return args.organisation_id if isinstance(args, OrgScoped) else None
+
+
+def as_args(model: Args) -> JsonDict:
     """The arguments as given (absent fields stay absent: "unchanged" differs from null)."""
-    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    given: JsonDict = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return given
 
 
-def canonical_arguments(model: Args) -> JsonObject:
+def canonical_arguments(model: Args) -> JsonDict:
     """What a token binds of the arguments: all given fields except the organisation hint
     (the payload binds the resolved organisation instead)."""
     return {k: v for k, v in as_args(model).items() if k != "organisationId"}
-
-
-def json_schema(model: type[Args]) -> JsonObject:
-    """The model's JSON schema, self-contained (no ``$ref``) and without titles."""
-    schema = model.model_json_schema(by_alias=True)
-    defs = schema.pop("$defs", {})
-    simplified: JsonObject = _simplify(schema, defs)
-    return simplified
-
-
-def _simplify(node: Any, defs: dict[str, Any]) -> Any:
-    if isinstance(node, list):
-        return [_simplify(item, defs) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if "$ref" in node:
-        return _simplify(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
-    out = {k: _simplify(v, defs) for k, v in node.items() if k != "title"}
-    options = out.get("anyOf")
-    if isinstance(options, list) and {"type": "null"} in options and len(options) == 2:
-        other = next(o for o in options if o != {"type": "null"})
-        if isinstance(other.get("type"), str):
-            del out["anyOf"]
-            out.update({**other, "type": [other["type"], "null"]})
-    if out.get("default", ...) is None:
-        del out["default"]
-    return out
-
-
-def schema_entry(name: str) -> JsonObject:
-    """One entry of ``GET /api/v1/admin/schemas``."""
-    pair = name in OPERATION_MODELS
-    model, description = OPERATION_MODELS[name] if pair else TOOL_MODELS[name]
-    return {
-        "operation": name,
-        "kind": "proposal" if pair else "tool",
-        "authority": authority(name),
-        "description": description,
-        "schema": json_schema(model),
-    }

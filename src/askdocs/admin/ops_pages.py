@@ -13,9 +13,10 @@ import difflib
 from sqlalchemy.orm import Session
 
 from askdocs.admin import pages, sites
-from askdocs.admin.args import JsonObject, bad, clean
+from askdocs.admin.authority import Actor
 from askdocs.admin.env import AdminEnv, Prepared
-from askdocs.admin.models import DeletePage, WritePage
+from askdocs.admin.models import DeletePage, WritePage, bad, clean
+from askdocs.admin.results import PageDeleted, PageGone, PageWriteDone, PageWritten
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.corpus.frontmatter import split_front_matter
 from askdocs.errors import CorpusError
@@ -48,9 +49,9 @@ def _content(env: AdminEnv, value: str) -> bytes:
 
 
 def prepare_write(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: WritePage
-) -> Prepared:
-    site = sites.org_site(session, org_id, sites.valid_site_id(args.site_id))
+    env: AdminEnv, session: Session, actor: Actor, args: WritePage
+) -> Prepared[PageWriteDone]:
+    site = sites.org_site(session, actor.org_id, sites.valid_site_id(args.site_id))
     rel = pages.check_path(args.path, list(site.roots))
     data = _content(env, args.content)
     folder = sites.site_folder(env.sites_dir, site.id)
@@ -62,16 +63,10 @@ def prepare_write(
         summary += " It is marked draft: true, so it will not be indexed or served."
     diff = diff_text(current.text if current else "", new_text, rel)
 
-    def write(tx: Session) -> JsonObject:
+    def write(tx: Session) -> PageWriteDone:
         pages.write_page(folder, rel, data)
-        return {
-            "written": {
-                "siteId": site.id,
-                "path": rel,
-                "bytes": len(data),
-                "sha256": sha256_hex(data),
-            }
-        }
+        written = PageWritten(site_id=site.id, path=rel, bytes=len(data), sha256=sha256_hex(data))
+        return PageWriteDone(written=written)
 
     payload = {
         "siteId": site.id,
@@ -84,9 +79,9 @@ def prepare_write(
 
 
 def prepare_delete(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: DeletePage
-) -> Prepared:
-    site = sites.org_site(session, org_id, sites.valid_site_id(args.site_id))
+    env: AdminEnv, session: Session, actor: Actor, args: DeletePage
+) -> Prepared[PageDeleted]:
+    site = sites.org_site(session, actor.org_id, sites.valid_site_id(args.site_id))
     rel = pages.check_path(args.path, list(site.roots))
     folder = sites.site_folder(env.sites_dir, site.id)
     current = pages.read_page(folder, rel, env.settings.admin.max_page_bytes)
@@ -94,9 +89,9 @@ def prepare_delete(
         raise pages.page_not_found()
     summary = f"Delete the page {rel} of the site “{site.name}” ({len(current.data)} bytes)."
 
-    def write(tx: Session) -> JsonObject:
+    def write(tx: Session) -> PageDeleted:
         pages.delete_page(folder, rel)
-        return {"deleted": {"siteId": site.id, "path": rel}}
+        return PageDeleted(deleted=PageGone(site_id=site.id, path=rel))
 
     payload = {
         "siteId": site.id,

@@ -8,15 +8,23 @@ current row (stored key included); delete binds the id and the current name.
 
 from __future__ import annotations
 
+from pydantic import JsonValue
 from sqlalchemy.orm import Session
 
 from askdocs.admin import providers
-from askdocs.admin.args import JsonObject
+from askdocs.admin.authority import Actor
 from askdocs.admin.crypto import last_four
 from askdocs.admin.env import AdminEnv, Prepared
+from askdocs.admin.models import (
+    CreateInferenceProvider,
+    DeleteInferenceProvider,
+    UpdateInferenceProvider,
+)
+from askdocs.admin.results import Named, ProviderCreated, ProviderDeleted, ProviderUpdated
 from askdocs.confirm.canonical import secret_change
 from askdocs.db.admin_models import ProviderRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 _USE_WORDS = " Use it from now on instead of the provider in use (no restart needed)."
@@ -34,28 +42,17 @@ def _store_key(env: AdminEnv, row: ProviderRow, key: str | None) -> None:
     row.api_key_last_four = last_four(key) if key else None
 
 
-def _check_name(session: Session, name: object, ident: str | None) -> None:
+def _check_name(session: Session, name: JsonValue, ident: str | None) -> None:
     if isinstance(name, str) and providers.name_taken(session, name, ident):
-        raise InvalidInput(f"a provider named {name!r} already exists", code="provider_exists")
-
-
-def _set(row: ProviderRow, values: JsonObject) -> None:
-    columns = {
-        "name": "name",
-        "capability": "capability",
-        "kind": "kind",
-        "baseUrl": "base_url",
-        "model": "model",
-        "active": "active",
-    }
-    for key, value in values.items():
-        setattr(row, columns[key], value)
+        raise InvalidInput(
+            f"a provider named {name!r} already exists", code=ErrorCode.PROVIDER_EXISTS
+        )
 
 
 def prepare_create(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
-) -> Prepared:
-    values = providers.fields(args, create=True)
+    env: AdminEnv, session: Session, actor: Actor, args: CreateInferenceProvider
+) -> Prepared[ProviderCreated]:
+    values = providers.new_values(args)
     providers.check_kind(values["capability"], values["kind"])
     _check_name(session, values["name"], None)
     key = providers.submitted_key(args) or None
@@ -67,28 +64,28 @@ def prepare_create(
         + (_USE_WORDS if values["active"] else "")
     )
 
-    def write(tx: Session) -> JsonObject:
+    def write(tx: Session) -> ProviderCreated:
         row = ProviderRow(organisation_id=None)
-        _set(row, values)
+        providers.apply_values(row, values)
         _store_key(env, row, key)
         tx.add(row)
         tx.flush()
         if row.active:
             providers.deactivate_others(tx, row.capability, row.id)
-        return {"created": providers.as_data(row)}
+        return ProviderCreated(created=providers.as_out(row))
 
     return Prepared({"provider": values, "apiKey": change}, summary, write)
 
 
 def prepare_update(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
-) -> Prepared:
-    row = providers.platform_provider(session, args.get("providerId"))
-    before = providers.as_data(row)
-    changes = {k: v for k, v in providers.fields(args, create=False).items() if before.get(k) != v}
+    env: AdminEnv, session: Session, actor: Actor, args: UpdateInferenceProvider
+) -> Prepared[ProviderUpdated]:
+    row = providers.platform_provider(session, args.provider_id)
+    before = providers.values_of(row)
+    changes = {k: v for k, v in providers.given_values(args).items() if before.get(k) != v}
     key = providers.submitted_key(args)
     if not changes and key is None:
-        raise InvalidInput("nothing to change", code="no_changes")
+        raise InvalidInput("nothing to change", code=ErrorCode.NO_CHANGES)
     providers.check_kind(changes.get("capability", row.capability), changes.get("kind", row.kind))
     _check_name(session, changes.get("name"), row.id)
     change = secret_change(key)
@@ -99,16 +96,16 @@ def prepare_update(
         lines.append(_USE_WORDS.strip())
     ident = row.id
 
-    def write(tx: Session) -> JsonObject:
+    def write(tx: Session) -> ProviderUpdated:
         target = providers.platform_provider(tx, ident)
-        _set(target, changes)
+        providers.apply_values(target, changes)
         _store_key(env, target, key)
         target.updated_at = utcnow()
         if target.active:
             providers.deactivate_others(tx, target.capability, target.id)
-        return {"updated": providers.as_data(target)}
+        return ProviderUpdated(updated=providers.as_out(target))
 
-    payload = {
+    payload: dict[str, JsonValue] = {
         "providerId": row.id,
         "currentName": row.name,
         "before": providers.state_fingerprint(row),
@@ -119,14 +116,14 @@ def prepare_update(
 
 
 def prepare_delete(
-    env: AdminEnv, session: Session, org_id: str | None, user_id: str, args: JsonObject
-) -> Prepared:
-    row = providers.platform_provider(session, args.get("providerId"))
+    env: AdminEnv, session: Session, actor: Actor, args: DeleteInferenceProvider
+) -> Prepared[ProviderDeleted]:
+    row = providers.platform_provider(session, args.provider_id)
     ident, name = row.id, row.name
     summary = f"Delete the {row.capability} provider “{name}” and its stored API key."
 
-    def write(tx: Session) -> JsonObject:
+    def write(tx: Session) -> ProviderDeleted:
         tx.delete(providers.platform_provider(tx, ident))
-        return {"deleted": {"id": ident, "name": name}}
+        return ProviderDeleted(deleted=Named(id=ident, name=name))
 
     return Prepared({"providerId": ident, "name": name}, summary, write)

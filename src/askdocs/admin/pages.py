@@ -21,7 +21,8 @@ from pathlib import Path
 
 from askdocs.corpus.globs import compile_globs
 from askdocs.corpus.safe_read import decode_utf8, open_regular, read_at_most
-from askdocs.errors import CorpusError, InvalidInput, NotFound, UnsafePath
+from askdocs.error_codes import ErrorCode
+from askdocs.errors import CorpusError, InvalidInput, NotFound, UnsafePath, Vanished
 from askdocs.settings import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
 
 _INCLUDE, _EXCLUDE = compile_globs(DEFAULT_INCLUDE), compile_globs(DEFAULT_EXCLUDE)
@@ -53,21 +54,24 @@ MAX_NAME_BYTES = 255  # one file or folder name (NAME_MAX on Linux and most file
 
 
 def page_not_found() -> NotFound:
-    return NotFound("page not found", code="page_not_found")
+    return NotFound("page not found", code=ErrorCode.PAGE_NOT_FOUND)
 
 
 def check_path(rel: object, roots: list[dict[str, str]]) -> str:
     """``rel`` when it is a safe page path inside one of ``roots``; InvalidInput otherwise."""
     if not isinstance(rel, str) or not 0 < len(rel) <= MAX_PATH_CHARS:
-        raise InvalidInput("path: must be a relative page path", code="invalid_path")
+        raise InvalidInput("path: must be a relative page path", code=ErrorCode.INVALID_PATH)
     parts = rel.split("/")
     if any(part in ("", ".", "..") or part.startswith(".") for part in parts) or (
         "\x00" in rel or "\\" in rel
     ):
-        raise InvalidInput(f"path: {rel!r} is not a safe relative path", code="invalid_path")
+        raise InvalidInput(
+            f"path: {rel!r} is not a safe relative path", code=ErrorCode.INVALID_PATH
+        )
     if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES for part in parts):
         raise InvalidInput(
-            f"path: a file or folder name is over {MAX_NAME_BYTES} bytes", code="invalid_path"
+            f"path: a file or folder name is over {MAX_NAME_BYTES} bytes",
+            code=ErrorCode.INVALID_PATH,
         )
     for root in sorted(roots, key=lambda r: -len(r["path"])):
         prefix = root["path"] + "/" if root["path"] else ""
@@ -76,7 +80,7 @@ def check_path(rel: object, roots: list[dict[str, str]]) -> str:
             return rel
     raise InvalidInput(
         f"path: {rel!r} is not a Markdown page inside one of the site's roots",
-        code="invalid_path",
+        code=ErrorCode.INVALID_PATH,
     )
 
 
@@ -89,8 +93,10 @@ def read_page(folder: Path, rel: str, max_bytes: int) -> PageFile | None:
 def _read_page(folder: Path, rel: str, max_bytes: int) -> PageFile | None:
     try:
         fd = open_regular(folder, rel, max_bytes)
+    except Vanished:  # no such file (or a folder on its path)
+        return None
     except CorpusError as exc:
-        if exc.code == "unreadable" and not _exists(folder, rel):
+        if exc.code == ErrorCode.UNREADABLE and not _exists(folder, rel):
             return None
         raise
     try:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from pydantic.alias_generators import to_camel
 
 from askdocs.admin.proposals import ProposalState, StoredProposal
@@ -22,7 +21,7 @@ class ProposalOut(_Wire):
     operation: str
     summary: str
     diff: str | None = None
-    arguments: dict[str, Any]
+    arguments: dict[str, JsonValue]
     state: ProposalState
     thread_id: str | None = None
     source: str
@@ -30,7 +29,7 @@ class ProposalOut(_Wire):
     expires_at: datetime
     token: str | None = None
     apply_url: str
-    result: dict[str, Any] | None = None
+    result: dict[str, JsonValue] | None = None
 
     @classmethod
     def of(cls, stored: StoredProposal) -> ProposalOut:
@@ -53,7 +52,7 @@ class ProposalOut(_Wire):
 
 class ProposalCreateIn(_Wire):
     operation: str = Field(max_length=64)
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class ProposalApplyIn(_Wire):

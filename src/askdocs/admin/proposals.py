@@ -18,18 +18,21 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal, get_args
 
-from sqlalchemy import select, update
+from pydantic import JsonValue
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
 from askdocs.db import Database
 from askdocs.db.admin_models import ProposalRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import Conflict, Forbidden, NotFound
 
 ProposalState = Literal["pending", "applying", "applied", "discarded", "expired"]
 Source = Literal["assistant", "api"]
+STATES: dict[str, ProposalState] = {state: state for state in get_args(ProposalState)}
 MISMATCH = "the confirmation token does not match this proposal"
 
 
@@ -39,7 +42,7 @@ class NewProposal:
     thread_id: str | None
     source: Source
     operation: str
-    arguments: dict[str, Any]
+    arguments: dict[str, JsonValue]
     summary: str
     diff: str | None
     token: str
@@ -52,14 +55,14 @@ class StoredProposal:
     thread_id: str | None
     source: str
     operation: str
-    arguments: dict[str, Any]
+    arguments: dict[str, JsonValue]
     summary: str
     diff: str | None
     token: str
     state: ProposalState
     created_at: datetime
     expires_at: datetime
-    result: dict[str, Any] | None
+    result: dict[str, JsonValue] | None
 
     @property
     def pending(self) -> bool:
@@ -67,14 +70,13 @@ class StoredProposal:
 
 
 def not_found() -> NotFound:
-    return NotFound("no such proposal", code="proposal_not_found")
+    return NotFound("no such proposal", code=ErrorCode.PROPOSAL_NOT_FOUND)
 
 
 def _state(row: ProposalRow, now: datetime) -> ProposalState:
     if row.state == "pending" and row.expires_at <= now:
         return "expired"
-    state: ProposalState = row.state  # type: ignore[assignment]
-    return state
+    return STATES[row.state]
 
 
 def _stored(row: ProposalRow, now: datetime) -> StoredProposal:
@@ -143,12 +145,12 @@ class ProposalStore:
             raise not_found()
         _check_open(found)
         if not isinstance(presented, str) or not hmac.compare_digest(presented, found.token):
-            raise Forbidden(MISMATCH, code="confirmation_invalid")
+            raise Forbidden(MISMATCH, code=ErrorCode.CONFIRMATION_INVALID)
         if not self._move(found.id, "pending", "applying"):
             raise _refusal(self.get(user_id, proposal_id) or found)
         return found
 
-    def finish(self, proposal_id: str, result: dict[str, Any]) -> None:
+    def finish(self, proposal_id: str, result: dict[str, JsonValue]) -> None:
         with self.db.session(write=True) as session:
             session.execute(
                 update(ProposalRow)
@@ -171,12 +173,13 @@ class ProposalStore:
 
     def _move(self, proposal_id: str, old: str, new: str, *, decided: bool = True) -> bool:
         now = utcnow()
-        values: dict[str, Any] = {"state": new, "decided_at": now if decided else None}
         query = update(ProposalRow).where(ProposalRow.id == proposal_id, ProposalRow.state == old)
         if old == "pending":
             query = query.where(ProposalRow.expires_at > now)
+        moved = query.values(state=new, decided_at=now if decided else None)
         with self.db.session(write=True) as session:
-            return session.execute(query.values(**values)).rowcount == 1  # type: ignore[attr-defined,no-any-return]
+            done = session.execute(moved)
+            return isinstance(done, CursorResult) and done.rowcount == 1
 
 
 def _own(session: Session, user_id: str, proposal_id: str) -> ProposalRow | None:
@@ -191,9 +194,11 @@ def _check_open(found: StoredProposal) -> None:
 
 def _refusal(found: StoredProposal) -> NotFound | Conflict:
     if found.state in ("expired", "pending"):  # pending here: it expired meanwhile
-        return NotFound("this proposal has expired; ask for it again", code="proposal_expired")
+        return NotFound(
+            "this proposal has expired; ask for it again", code=ErrorCode.PROPOSAL_EXPIRED
+        )
     return settled(found)
 
 
 def settled(found: StoredProposal) -> Conflict:
-    return Conflict(f"this proposal is already {found.state}", code="proposal_settled")
+    return Conflict(f"this proposal is already {found.state}", code=ErrorCode.PROPOSAL_SETTLED)

@@ -27,11 +27,12 @@ from pydantic import SecretStr
 from sqlalchemy import update
 
 from askdocs.admin import providers
-from askdocs.admin.args import JsonObject
 from askdocs.admin.env import AdminEnv
+from askdocs.admin.results import ProviderTested
 from askdocs.db.admin_models import ProviderRow
 from askdocs.db.models import utcnow
 from askdocs.embeddings.registry import create_embedder
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.llm.registry import create_chat_model
 from askdocs.llm.types import ChatMessage, ChatRequest
@@ -92,41 +93,45 @@ def check_endpoint(env: AdminEnv, target: Target) -> None:
         raise InvalidInput(
             f"the endpoint {host} resolves to a private, loopback or link-local address "
             f"({blocked[0]}); set admin.provider_test_allow_private to test it",
-            code="endpoint_not_allowed",
+            code=ErrorCode.ENDPOINT_NOT_ALLOWED,
         )
 
 
-def load_target(env: AdminEnv, ident: object) -> Target:
+def load_target(env: AdminEnv, ident: str) -> Target:
     with env.db.session() as session:
         row = providers.platform_provider(session, ident)
         key = env.secrets.decrypt(row.api_key_encrypted) if row.api_key_encrypted else None
         return Target(row.id, row.capability, row.kind, row.base_url, row.model, key)
 
 
-async def probe(target: Target, timeout: float) -> None:
+def _endpoint(target: Target) -> dict[str, object]:
+    """The stored row as provider settings (validated: a stored kind is one of them)."""
     secret = SecretStr(target.key) if target.key else None
+    return {
+        "provider": target.kind,
+        "model": target.model,
+        "base_url": target.base_url,
+        "api_key": secret,
+    }
+
+
+async def probe(target: Target, timeout: float) -> None:
     if target.capability == "embedding":
-        settings = EmbeddingSettings(
-            provider=target.kind,  # type: ignore[arg-type]
-            model=target.model,
-            base_url=target.base_url,
-            api_key=secret,
-            timeout_seconds=timeout,
-            query_timeout_seconds=timeout,
+        settings = EmbeddingSettings.model_validate(
+            {**_endpoint(target), "timeout_seconds": timeout, "query_timeout_seconds": timeout}
         )
         embedder = create_embedder(settings)
         if embedder is not None:
             await anyio.to_thread.run_sync(embedder.embed_query, "ping")
         return
-    chat = ChatSettings(
-        provider=target.kind,  # type: ignore[arg-type]
-        model=target.model,
-        base_url=target.base_url,
-        api_key=secret,
-        max_output_tokens=16,
-        timeout_seconds=timeout,
-        connect_timeout_seconds=min(5.0, timeout),
-        idle_timeout_seconds=timeout,
+    bounds = {"timeout_seconds": timeout, "idle_timeout_seconds": timeout}
+    chat = ChatSettings.model_validate(
+        {
+            **_endpoint(target),
+            **bounds,
+            "max_output_tokens": 16,
+            "connect_timeout_seconds": min(5.0, timeout),
+        }
     )
     model = create_chat_model(chat)
     if model is None:
@@ -145,7 +150,7 @@ def record(env: AdminEnv, ident: str, ok: bool, error: str | None) -> str:
     return at.isoformat()
 
 
-async def run_test(env: AdminEnv, target: Target) -> JsonObject:
+async def run_test(env: AdminEnv, target: Target) -> ProviderTested:
     await anyio.to_thread.run_sync(check_endpoint, env, target)
     timeout = env.settings.admin.provider_test_timeout_seconds
     error: str | None = None
@@ -156,4 +161,4 @@ async def run_test(env: AdminEnv, target: Target) -> JsonObject:
     except Exception as exc:
         error = scrub(str(exc) or type(exc).__name__, target.key)
     at = await anyio.to_thread.run_sync(record, env, target.id, error is None, error)
-    return {"providerId": target.id, "ok": error is None, "error": error, "testedAt": at}
+    return ProviderTested(provider_id=target.id, ok=error is None, error=error, tested_at=at)

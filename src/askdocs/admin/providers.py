@@ -6,16 +6,17 @@ ciphertext or the key. A workspace's own row is as unreachable here as a missing
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
+from pydantic import JsonValue
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from askdocs.admin.args import MISSING, JsonObject, bad, optional_text, text
+from askdocs.admin.models import CreateInferenceProvider, ProviderFields, bad, clean, text
 from askdocs.admin.results import ProviderOut
 from askdocs.confirm.canonical import sha256_hex
 from askdocs.db.admin_models import ProviderRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 
 CAPABILITIES = ("chat", "embedding")
@@ -24,14 +25,24 @@ KINDS = {
     "embedding": ("openai-compatible", "gemini"),
 }
 MAX_KEY_CHARS = 500
+ProviderValues = dict[str, JsonValue]  # wire name (``baseUrl``...) -> value
+# wire name -> ProviderRow column
+COLUMNS = {
+    "name": "name",
+    "capability": "capability",
+    "kind": "kind",
+    "baseUrl": "base_url",
+    "model": "model",
+    "active": "active",
+}
 
 
 def provider_not_found() -> NotFound:
-    return NotFound("inference provider not found", code="provider_not_found")
+    return NotFound("inference provider not found", code=ErrorCode.PROVIDER_NOT_FOUND)
 
 
-def platform_provider(session: Session, ident: object) -> ProviderRow:
-    row = session.get(ProviderRow, ident) if isinstance(ident, str) else None
+def platform_provider(session: Session, ident: str) -> ProviderRow:
+    row = session.get(ProviderRow, ident)
     if row is None or row.organisation_id is not None:
         raise provider_not_found()
     return row
@@ -46,9 +57,14 @@ def name_taken(session: Session, name: str, except_id: str | None) -> bool:
     return any(r.name == name and r.id != except_id for r in platform_providers(session))
 
 
-def as_data(row: ProviderRow) -> JsonObject:
+def as_out(row: ProviderRow) -> ProviderOut:
     """What any reader sees: never the key, never the ciphertext."""
-    return ProviderOut.of(row).dump()
+    return ProviderOut.of(row)
+
+
+def values_of(row: ProviderRow) -> ProviderValues:
+    dumped = as_out(row).dump()
+    return {wire: dumped[wire] for wire in COLUMNS}
 
 
 def state_fingerprint(row: ProviderRow) -> str:
@@ -58,38 +74,38 @@ def state_fingerprint(row: ProviderRow) -> str:
     return sha256_hex("\n".join(parts))
 
 
-def base_url(value: Any) -> str | None:
-    if value is None or value == "":
+def base_url(value: str) -> str | None:
+    if value == "":
         return None
-    if not isinstance(value, str) or len(value) > 500:
-        raise bad("baseUrl", "must be an http(s) URL")
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.username:
         raise bad("baseUrl", "must be an http(s) URL without credentials")
     return value.rstrip("/")
 
 
-def fields(args: JsonObject, *, create: bool) -> JsonObject:
-    """Provider fields; on update, absent or null ones are left out (unchanged)."""
-    out: JsonObject = {}
-    for field in ("name", "model"):
-        if create or args.get(field) is not None:
-            out[field] = text(args, field)
-    capability = args.get("capability", MISSING if not create else None)
-    if create or (capability is not MISSING and capability is not None):
-        if capability not in CAPABILITIES:
-            raise bad("capability", "must be chat or embedding")
-        out["capability"] = capability
-    if create or args.get("kind") is not None:
-        out["kind"] = args.get("kind")
-    if create or args.get("baseUrl") is not None:
-        out["baseUrl"] = base_url(args.get("baseUrl"))
-    active = args.get("active")
-    if create or active is not None:
-        if active is not None and not isinstance(active, bool):
-            raise bad("active", "must be true or false")
-        out["active"] = bool(active)
-    return out
+def given_values(args: ProviderFields) -> ProviderValues:
+    """The provider fields ``args`` sets, normalised; absent and null ones are left out."""
+    found: ProviderValues = {}
+    for wire, value in (("name", args.name), ("model", args.model)):
+        if value is not None:
+            found[wire] = text(wire, value)
+    for wire, choice in (("capability", args.capability), ("kind", args.kind)):
+        if choice is not None:
+            found[wire] = choice
+    if args.base_url is not None:
+        found["baseUrl"] = base_url(args.base_url)
+    if args.active is not None:
+        found["active"] = args.active
+    return found
+
+
+def new_values(args: CreateInferenceProvider) -> ProviderValues:
+    return {"baseUrl": None, "active": False, **given_values(args)}
+
+
+def apply_values(row: ProviderRow, values: ProviderValues) -> None:
+    for wire, value in values.items():
+        setattr(row, COLUMNS[wire], value)
 
 
 def deactivate_others(session: Session, capability: str, keep: str) -> None:
@@ -99,11 +115,15 @@ def deactivate_others(session: Session, capability: str, keep: str) -> None:
             row.active = False
 
 
-def check_kind(capability: str, kind: object) -> None:
-    if kind not in KINDS[capability]:
-        raise bad("kind", f"{capability} providers are one of {', '.join(KINDS[capability])}")
+def check_kind(capability: JsonValue, kind: JsonValue) -> None:
+    allowed = KINDS.get(str(capability), ())
+    if kind not in allowed:
+        raise bad("kind", f"{capability} providers are one of {', '.join(allowed)}")
 
 
-def submitted_key(args: JsonObject) -> str | None:
+def submitted_key(args: ProviderFields) -> str | None:
     """``None`` leaves the stored key unchanged, ``""`` clears it, text replaces it."""
-    return optional_text(args, "apiKey", max_chars=MAX_KEY_CHARS)
+    key = args.api_key
+    if key is not None and len(key) > MAX_KEY_CHARS:
+        raise bad("apiKey", f"must be a string of at most {MAX_KEY_CHARS} characters")
+    return None if key is None else clean("apiKey", key)

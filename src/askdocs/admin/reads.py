@@ -1,26 +1,25 @@
 """The read-only tools: sites, pages, indexing runs, grants (organisation) and providers
-(platform). Same gate and grant as every other tool; never a secret in the output. Each
-read takes its typed arguments (``admin.models``), parsed once at the boundary."""
+(platform). Same gate and grant as every other tool (``admin.runner``); never a secret in
+the output. Each read takes its typed arguments (``admin.models``), parsed once at the
+boundary, and returns its typed result (``admin.results``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from askdocs.admin import pages, providers, sites
-from askdocs.admin.args import JsonObject, org_hint
+from askdocs.admin.authority import Actor
 from askdocs.admin.env import AdminEnv
 from askdocs.admin.grants import grants_of
-from askdocs.admin.models import ListIndexRuns, NoArgs, OrgScoped, PageRef, SiteRef, parse
-from askdocs.admin.names import SINGLE_TOOLS
-from askdocs.admin.operations import access
+from askdocs.admin.models import ListIndexRuns, NoArgs, OrgScoped, PageRef, SiteRef
 from askdocs.admin.ops_pages import is_draft
 from askdocs.admin.results import (
     GrantsOut,
     InUse,
+    LinkOut,
     MemberGrants,
     PageEntry,
     PageOut,
@@ -28,7 +27,6 @@ from askdocs.admin.results import (
     PagesOut,
     ProviderOut,
     ProvidersOut,
-    Result,
     RunOut,
     RunsOut,
     SiteDetailOut,
@@ -40,52 +38,73 @@ from askdocs.corpus.sources import resolve_roots, scan_root
 from askdocs.db.admin_models import IndexRunRow, SiteRow
 from askdocs.db.models import MembershipRow, UserRow
 from askdocs.errors import ConfigError
+from askdocs.ingest import read_site
+from askdocs.reader.control import readable_variants
+from askdocs.reader.linkcheck import unresolved_links
+from askdocs.settings import SiteConfig
 
-Read = Callable[[AdminEnv, Session, str | None, str, Any], Result]  # Any: its own model
 MAX_PAGE_CHARS = 50_000
 DEFAULT_RUNS = 20
 
 
-def list_sites(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
-) -> SitesOut:
-    return SitesOut(sites=[SiteOut.of(row) for row in sites.org_sites(session, org)])
+def list_sites(env: AdminEnv, session: Session, actor: Actor, args: OrgScoped) -> SitesOut:
+    rows = sites.org_sites(session, actor.org_id)
+    return SitesOut(sites=[SiteOut.of(row).with_report(env.site_report(row.id)) for row in rows])
 
 
-def get_site(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
-) -> SiteDetailOut:
-    row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
+def get_site(env: AdminEnv, session: Session, actor: Actor, args: SiteRef) -> SiteDetailOut:
+    row = sites.org_site(session, actor.org_id, sites.valid_site_id(args.site_id))
     runs = _runs(session, [row.id], 1)
     return SiteDetailOut(site=SiteOut.of(row), last_run=runs[0] if runs else None)
 
 
-def list_pages(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: SiteRef
-) -> PagesOut:
-    row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
+def list_pages(env: AdminEnv, session: Session, actor: Actor, args: SiteRef) -> PagesOut:
+    """Every Markdown file of the site, the files left out with the reason (a symbolic
+    link, invalid front matter...) and the links the reader cannot follow."""
+    row = sites.org_site(session, actor.org_id, sites.valid_site_id(args.site_id))
     config = sites.site_config(row, env.sites_dir)
     base = sites.site_folder(env.sites_dir, row.id).resolve()
     found: list[PageEntry] = []
-    errors: list[PageProblem] = []
     try:
         roots = resolve_roots(config)
     except ConfigError:
         roots = []
+    prefixes = {str(root.path): _prefix(root.path, base) for root in roots}
     for root in roots:
-        prefix = root.path.relative_to(base).as_posix() if root.path != base else ""
-        scan = scan_root(root)
-        for item in scan.files:
-            path = f"{prefix}/{item.rel}" if prefix else item.rel
+        for item in scan_root(root).files:
+            path = _joined(prefixes[str(root.path)], item.rel)
             found.append(PageEntry(path=path, bytes=item.key.size, audience=root.audience))
-        errors += [PageProblem(path=e.path, reason=e.reason) for e in scan.errors]
-    return PagesOut(site_id=row.id, pages=found, errors=errors)
+    errors, links = _problems(env, config, prefixes) if roots else ([], [])
+    return PagesOut(site_id=row.id, pages=found, errors=errors, links=links)
 
 
-def read_page(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: PageRef
-) -> PageOut:
-    row = sites.org_site(session, org, sites.valid_site_id(args.site_id))
+def _prefix(path: Path, base: Path) -> str:
+    return path.relative_to(base).as_posix() if path != base else ""
+
+
+def _joined(prefix: str, rel: str) -> str:
+    return f"{prefix}/{rel}" if prefix else rel
+
+
+def _problems(
+    env: AdminEnv, config: SiteConfig, prefixes: dict[str, str]
+) -> tuple[list[PageProblem], list[LinkOut]]:
+    """The site read as the engine reads it: its bad files and unresolved links (paths
+    from the site's folder)."""
+    snapshot = read_site(config, env.settings.corpus)
+    root_of = {page.path: prefixes.get(page.root, "") for page in snapshot.pages}
+    only = next(iter(prefixes.values()), "") if len(prefixes) == 1 else ""
+    errors = [PageProblem(path=_joined(only, e.path), reason=e.reason) for e in snapshot.errors]
+    problems = unresolved_links(snapshot.pages, readable_variants(snapshot))
+    links = [
+        LinkOut(path=_joined(root_of.get(p.path, ""), p.path), href=p.href, reason=p.reason)
+        for p in problems
+    ]
+    return errors, links
+
+
+def read_page(env: AdminEnv, session: Session, actor: Actor, args: PageRef) -> PageOut:
+    row = sites.org_site(session, actor.org_id, sites.valid_site_id(args.site_id))
     rel = pages.check_path(args.path, list(row.roots))
     page = pages.read_page(
         sites.site_folder(env.sites_dir, row.id), rel, env.settings.admin.max_page_bytes
@@ -109,33 +128,27 @@ def _runs(session: Session, site_ids: list[str], limit: int) -> list[RunOut]:
     return [RunOut.of(run) for run in session.scalars(query)]
 
 
-def list_index_runs(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: ListIndexRuns
-) -> RunsOut:
+def list_index_runs(env: AdminEnv, session: Session, actor: Actor, args: ListIndexRuns) -> RunsOut:
     if args.site_id is not None:
-        ids = [sites.org_site(session, org, sites.valid_site_id(args.site_id)).id]
+        ids = [sites.org_site(session, actor.org_id, sites.valid_site_id(args.site_id)).id]
     else:
-        ids = [row.id for row in sites.org_sites(session, org)]
+        ids = [row.id for row in sites.org_sites(session, actor.org_id)]
     return RunsOut(runs=_runs(session, ids, args.limit or DEFAULT_RUNS))
 
 
-def list_tool_grants(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: OrgScoped
-) -> GrantsOut:
+def list_tool_grants(env: AdminEnv, session: Session, actor: Actor, args: OrgScoped) -> GrantsOut:
     query = select(UserRow, MembershipRow.role).join(
         MembershipRow, MembershipRow.user_id == UserRow.id
     )
-    query = query.where(MembershipRow.organisation_id == org).order_by(UserRow.email)
+    query = query.where(MembershipRow.organisation_id == actor.org_id).order_by(UserRow.email)
     members = [
         MemberGrants(user_id=u.id, email=u.email, role=role, tools=grants_of(session, u.id))
         for u, role in session.execute(query)
     ]
-    return GrantsOut(organisation_id=org, members=members)
+    return GrantsOut(organisation_id=actor.org_id, members=members)
 
 
-def list_providers(
-    env: AdminEnv, session: Session, org: str | None, user: str, args: NoArgs
-) -> ProvidersOut:
+def list_providers(env: AdminEnv, session: Session, actor: Actor, args: NoArgs) -> ProvidersOut:
     found = providers.platform_providers(session)
     stored = {row.capability for row in found if row.active}
     in_use: dict[str, InUse] = {
@@ -149,25 +162,6 @@ def list_providers(
     return ProvidersOut(
         providers=[ProviderOut.of(row) for row in found], in_use=in_use, configured=configured
     )
-
-
-READS: dict[str, Read] = {
-    "list_sites": list_sites,
-    "get_site": get_site,
-    "list_pages": list_pages,
-    "read_page": read_page,
-    "list_index_runs": list_index_runs,
-    "list_tool_grants": list_tool_grants,
-    "list_inference_providers": list_providers,
-}
-assert set(READS) <= set(SINGLE_TOOLS)
-
-
-def read(env: AdminEnv, tool: str, user_id: str, args: JsonObject) -> JsonObject:
-    actor = access(env, tool, user_id, org_hint(args))
-    given = parse(tool, args)
-    with env.db.session() as session:
-        return READS[tool](env, session, actor.org_id, user_id, given).dump()
 
 
 def all_site_rows(session: Session) -> list[SiteRow]:

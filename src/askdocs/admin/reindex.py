@@ -20,12 +20,13 @@ from functools import partial
 from typing import Any
 
 import anyio
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, select, text
 
-from askdocs.admin.args import JsonObject
+from askdocs.admin.run_log import Figures
 from askdocs.db import Database
 from askdocs.db.admin_models import IndexRunRow
 from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import RateLimited
 from askdocs.indexing import Indexer, Job, Outcome
 from askdocs.settings import SiteConfig
@@ -96,7 +97,7 @@ def _limited(limit: int, oldest: datetime | None, now: datetime) -> RateLimited:
     return RateLimited(
         f"reindex limit reached: at most {limit} runs per hour for this site",
         retry_after=max(1, math.ceil(wait)),
-        code="reindex_rate_limited",
+        code=ErrorCode.REINDEX_RATE_LIMITED,
     )
 
 
@@ -115,18 +116,19 @@ class RunTracker:
 
     def _record(self, run_id: str, outcome: Outcome) -> None:
         """On the indexer's thread, once the run ended."""
-        chunks = getattr(outcome.result, "chunks", None)
-        count = chunks if isinstance(chunks, int) else None
         if outcome.phase == "done":
-            self._finish(run_id, "succeeded", count, None)
+            self._finish(run_id, "succeeded", Figures.of(outcome.result), None)
         else:
-            self._finish(run_id, "failed", None, outcome.error or "indexing stopped")
+            self._finish(run_id, "failed", Figures(), outcome.error or "indexing stopped")
 
-    def _finish(self, run_id: str, status: str, chunks: int | None, error: str | None) -> None:
-        values: JsonObject = {"status": status, "finished_at": utcnow(), "chunks": chunks}
-        values["error"] = error[:MAX_ERROR_CHARS] if error else None
+    def _finish(self, run_id: str, status: str, figures: Figures, error: str | None) -> None:
         with self._db.session(write=True) as session:
-            session.execute(update(IndexRunRow).where(IndexRunRow.id == run_id).values(**values))
+            run = session.get(IndexRunRow, run_id)
+            if run is None:  # its site was deleted meanwhile
+                return
+            run.status, run.finished_at = status, utcnow()
+            run.error = error[:MAX_ERROR_CHARS] if error else None
+            figures.write(run)
 
     async def wait(self) -> None:
         """Until every run started so far has finished (tests, shutdown)."""

@@ -6,7 +6,8 @@ first group holding a question close to it (cosine similarity at least ``SIMILAR
 the embedding model's vectors; with no embedding model, word overlap at least
 ``SIMILAR_WORDS``), else starts a group.
 Groups are listed biggest first. "No match" groups hold only the questions retrieval found
-nothing for (``matched`` false): the pages the documentation is missing.
+nothing for (``matched`` false): the pages the documentation is missing; each carries the
+arguments of a draft page for it (``answer.drafts``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from askdocs.answer.citations import words
+from askdocs.answer.drafts import DraftScope, draft_page
 from askdocs.answer.records import AskRecord, AskRecords
 from askdocs.db import Database
 from askdocs.db.models import utcnow
@@ -81,8 +83,10 @@ def build_report(
     since: datetime,
     embed: Embed | None,
     assistant: Sequence[Disliked] = (),
+    scope: DraftScope | None = None,
 ) -> GapsReport:
-    """The report of Ask AI's ``records``, plus the assistant replies users rated down."""
+    """The report of Ask AI's ``records``, plus the assistant replies users rated down;
+    drafts for the sites of ``scope``'s organisation when given."""
     missed = [r for r in records if not r.matched]
     return GapsReport(
         since=since,
@@ -92,7 +96,7 @@ def build_report(
         liked=sum(r.rating == 1 for r in records),
         disliked_count=sum(r.rating == -1 for r in records) + len(assistant),
         most_asked=group(records, embed),
-        no_match_groups=[with_draft(g) for g in group(missed, embed)],
+        no_match_groups=[with_draft(g, scope) for g in group(missed, embed)],
         disliked=[_disliked(r) for r in records if r.rating == -1] + list(assistant),
         pages_most_cited=cited(records),
     )
@@ -118,23 +122,11 @@ def group(records: Sequence[AskRecord], embed: Embed | None) -> list[Group]:
     return sorted(groups, key=lambda g: (-g.count, g.label))
 
 
-def with_draft(found: Group) -> Group:
+def with_draft(found: Group, scope: DraftScope | None = None) -> Group:
     """The group with the arguments of a ``WritePage`` proposal for a new page that answers
-    it: ``drafts/<slug>.md`` on the group's first site, the readers' wordings as a list."""
-    name = re.sub(r"[^a-z0-9]+", "-", found.label.lower()).strip("-")[:60] or "question"
-    asked = "\n".join(f"- {q}" for q in found.examples)
-    content = (
-        f"---\ntitle: {_title(found.label)}\n---\n\n# {_title(found.label)}\n\n"
-        f"Readers asked Ask AI this {found.count} times and the documentation had no "
-        f"answer. Answer these:\n\n{asked}\n"
-    )
-    site = found.sites[0] if found.sites else ""
-    found.draft = {"siteId": site, "path": f"drafts/{name}.md", "content": content}
+    it (``answer.drafts``: the questions summarised, never copied)."""
+    found.draft = draft_page(found.examples, found.count, found.sites, scope)
     return found
-
-
-def _title(label: str) -> str:
-    return label.rstrip("?").replace("\n", " ").replace(":", " -").strip()[:120]
 
 
 def cited(records: Sequence[AskRecord], limit: int = 20) -> list[CitedPage]:
@@ -229,6 +221,7 @@ def gaps_report(
     window: tuple[timedelta, str | None],
     embed: Embed | None,
     assistant: Assistant | None = None,
+    scope: DraftScope | None = None,
 ) -> GapsReport:
     """Read the records of the last ``since`` (one site, or all) and build the report;
     ``assistant(since)`` adds the assistant replies users rated down (all sites only)."""
@@ -236,7 +229,7 @@ def gaps_report(
     start = utcnow() - since
     asked = AskRecords(db, settings).since(start, site_id)
     rated = assistant(start) if assistant is not None and site_id is None else []
-    return build_report(asked, start, embed, rated)
+    return build_report(asked, start, embed, rated, scope)
 
 
 def embed_with(embedder: Embedder | None) -> Embed | None:

@@ -4,7 +4,8 @@ The latest user message (first 2,000 chars) is searched; the top ``inject_top_k`
 that each clear ``inject_min_score`` (``search.floor``; user-guide sections slightly
 boosted) are formatted into a block of at most ``inject_max_chars`` that goes into this
 turn's system prompt only. Bounded by ``inject_timeout_seconds``; any failure degrades to
-no block.
+no block. ``inject_top_k = 0`` turns injection off (the tool stays); ``docs_enabled = false``
+turns off both.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ async def inject_docs(
     message: str,
     site: str | None,
 ) -> InjectedDocs:
-    if settings.inject_top_k == 0 or settings.inject_max_chars == 0 or not message.strip():
+    off = not settings.docs_enabled or settings.inject_top_k == 0 or settings.inject_max_chars == 0
+    if off or not message.strip():
         return InjectedDocs("", (), None)
     found = await lookup(
         service,

@@ -25,7 +25,8 @@ def member_organisations(session: Session, user_id: str) -> set[str]:
 def member_caller(session: Session, user_id: str) -> SiteCaller:
     """The signed-in caller's standing as the database says now (memberships, and whether
     one of their organisations owns the configured sites)."""
-    return SiteCaller.member(member_organisations(session, user_id), owner_in(session))
+    orgs = member_organisations(session, user_id)
+    return SiteCaller.member(orgs, owner_in(session), account=user_id)
 
 
 def usable_site(

@@ -15,9 +15,11 @@ from sqlalchemy import CursorResult, Result, Select, delete, func, select, updat
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from askdocs.assistant.types import MessageRecord, ThreadDetail, ThreadSummary
+from askdocs.assistant.turnlog import TurnStart, add_turn, latest_turns, live_turn
+from askdocs.assistant.types import MessageRecord, ThreadDetail, ThreadSummary, TurnView
 from askdocs.db import Database
 from askdocs.db.models import MessageRow, ThreadRow, new_id, utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 
 THREAD_NOT_FOUND = "Thread not found"
@@ -25,7 +27,7 @@ REPLAYED_ROLES = ("user", "assistant")
 
 
 def thread_not_found() -> NotFound:
-    return NotFound(THREAD_NOT_FOUND, code="thread_not_found")
+    return NotFound(THREAD_NOT_FOUND, code=ErrorCode.THREAD_NOT_FOUND)
 
 
 def _message(row: MessageRow) -> MessageRecord:
@@ -40,7 +42,7 @@ def _message(row: MessageRow) -> MessageRecord:
     )
 
 
-def _summary(row: ThreadRow, last_role: str | None) -> ThreadSummary:
+def _summary(row: ThreadRow, last_role: str | None, turn: TurnView | None) -> ThreadSummary:
     return ThreadSummary(
         id=row.id,
         site_id=row.site_id,
@@ -49,6 +51,7 @@ def _summary(row: ThreadRow, last_role: str | None) -> ThreadSummary:
         updated_at=row.updated_at,
         archived=row.archived_at is not None,
         last_role=last_role,
+        turn=turn,
     )
 
 
@@ -99,8 +102,9 @@ class ThreadStore:
         )
         with self._db.session() as session:
             rows = list(session.scalars(query))
-            roles = _last_roles(session, [row.id for row in rows])
-        return [_summary(row, roles.get(row.id)) for row in rows]
+            ids = [row.id for row in rows]
+            roles, turns = _last_roles(session, ids), latest_turns(session, ids)
+        return [_summary(row, roles.get(row.id), turns.get(row.id)) for row in rows]
 
     def get(self, user_id: str, thread_id: str) -> ThreadDetail | None:
         with self._db.session() as session:
@@ -113,8 +117,9 @@ class ThreadStore:
                 .order_by(MessageRow.sequence)
             )
             messages = tuple(_message(m) for m in session.scalars(query))
+            turn = latest_turns(session, [row.id]).get(row.id)
         last = messages[-1].role if messages else None
-        return ThreadDetail(_summary(row, last), messages)
+        return ThreadDetail(_summary(row, last, turn), messages)
 
     def summary(self, user_id: str, thread_id: str) -> ThreadSummary | None:
         with self._db.session() as session:
@@ -122,7 +127,8 @@ class ThreadStore:
             if row is None:
                 return None
             newest = _newest(session, row.id)
-            return _summary(row, newest.role if newest else None)
+            turn = latest_turns(session, [row.id]).get(row.id)
+            return _summary(row, newest.role if newest else None, turn)
 
     def update(
         self, user_id: str, thread_id: str, *, title: str | None, archived: bool | None
@@ -166,13 +172,21 @@ class ThreadStore:
         with self._db.session(write=True) as session:
             if not _touch(session, thread_id, user_id):
                 raise thread_not_found()
-            newest = _newest(session, thread_id)
-            if reuse_unanswered and newest and newest.role == "user" and newest.content == content:
-                return _message(newest), True
-            sequence = _next_user_sequence(newest)
-            row = MessageRow(thread_id=thread_id, role="user", content=content, sequence=sequence)
-            session.add(row)
-        return _message(row), False
+            return _append_user(session, thread_id, content, reuse_unanswered=reuse_unanswered)
+
+    def admit(
+        self, user_id: str, thread_id: str, content: str, start: TurnStart, lost_seconds: float
+    ) -> MessageRecord:
+        """Admit a turn, in one transaction with the thread row locked (so replicas admitting
+        turns on one thread take turns): append the user's message, or reuse an identical
+        trailing unanswered one when no live turn answers it anywhere, and register the turn."""
+        with self._db.session(write=True) as session:
+            if not _touch(session, thread_id, user_id):
+                raise thread_not_found()
+            running = live_turn(session, thread_id, lost_seconds) is not None
+            record, _ = _append_user(session, thread_id, content, reuse_unanswered=not running)
+            add_turn(session, start, thread_id, record.sequence)
+        return record
 
     def append_reply(
         self,
@@ -228,6 +242,19 @@ class ThreadStore:
         with self._db.session() as session:
             rows = list(session.scalars(query))
         return [_message(row) for row in reversed(rows)]
+
+
+def _append_user(
+    session: Session, thread_id: str, content: str, *, reuse_unanswered: bool
+) -> tuple[MessageRecord, bool]:
+    newest = _newest(session, thread_id)
+    if reuse_unanswered and newest and newest.role == "user" and newest.content == content:
+        return _message(newest), True
+    sequence = _next_user_sequence(newest)
+    row = MessageRow(thread_id=thread_id, role="user", content=content, sequence=sequence)
+    session.add(row)
+    session.flush()
+    return _message(row), False
 
 
 def _next_user_sequence(newest: MessageRow | None) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from askdocs.llm.types import FinishReason, Usage
 
 HEADERS: dict[str, str] = {
-    "Cache-Control": "no-cache",
+    "Cache-Control": "private, no-cache, no-transform",
     "Connection": "keep-alive",
     "X-Accel-Buffering": "no",
     "x-vercel-ai-ui-message-stream": "v1",

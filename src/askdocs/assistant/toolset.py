@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from askdocs.admin.api import AdminApi
 from askdocs.admin.grants import ensure_first_admin_grant, grants_of
-from askdocs.admin.names import grantable_tools
+from askdocs.admin.table import grantable_tools
 from askdocs.assistant.admin_tools import ADMIN_TOOL_FACTORIES
 from askdocs.assistant.docs_tool import SearchDocsTool
 from askdocs.assistant.tools import Tool, ToolRegistry
@@ -46,8 +46,12 @@ TOOL_FACTORIES: list[ToolFactory] = [search_docs, *ADMIN_TOOL_FACTORIES]
 
 
 def build_registry(deps: ToolDeps, factories: list[ToolFactory] | None = None) -> ToolRegistry:
+    """Every tool of the runtime; ``assistant.docs_enabled = false`` (seed 000's master
+    switch) leaves ``search_docs`` out."""
     registry = ToolRegistry()
     for factory in TOOL_FACTORIES if factories is None else factories:
+        if factory is search_docs and not deps.settings.assistant.docs_enabled:
+            continue
         registry.register(factory(deps))
     return registry
 
@@ -57,7 +61,7 @@ GATED = frozenset(grantable_tools())
 
 def offered_tools(registry: ToolRegistry, db: Database, user_id: str) -> ToolRegistry:
     """The tools ``user_id`` is offered now: ungated ones and the granted admin tools."""
-    ensure_first_admin_grant(db)
+    ensure_first_admin_grant(db, grantable_tools())
     with db.session() as session:
         held = set(grants_of(session, user_id))
     return registry.subset(lambda name: name not in GATED or name in held)

@@ -4,6 +4,10 @@ The HTTP response only *reads* the frames a turn writes. When the client goes aw
 response calls ``detach()``: frames are no longer queued, and the turn keeps going for at
 most ``detached_turn_seconds`` before it is abandoned. The reply is persisted before
 ``text-end``, so a stream that dies afterwards still leaves a complete record.
+
+Every frame also goes to the turn's log in the database, in batches every
+``FLUSH_SECONDS``, so a reader on any replica can replay the stream (``follow``); when the
+turn ends its last batch is written before its registry row says how it ended.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from askdocs.llm.types import ChatMessage, ChatModel, ChatRequest, FinishReason,
 
 log = logging.getLogger(__name__)
 MODEL_FAILED = "The assistant could not answer this time. Please ask again."
+FLUSH_SECONDS = 0.25  # how often a turn's new frames are written for other readers
 
 
 @dataclass(frozen=True)
@@ -62,10 +67,12 @@ class Timings:
 
 
 class Turn:
-    def __init__(self, runtime: AssistantRuntime, request: TurnRequest) -> None:
+    def __init__(
+        self, runtime: AssistantRuntime, request: TurnRequest, message_id: str | None = None
+    ) -> None:
         self.runtime = runtime
         self.request = request
-        self.message_id = str(uuid.uuid4())
+        self.message_id = message_id or str(uuid.uuid4())  # also the turn's registry id
         self.part_id = str(uuid.uuid4())
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._attached = True
@@ -76,6 +83,10 @@ class Turn:
         self._proposals: list[dict[str, Any]] = []  # what was proposed, without tokens
         self.chat = ChatChoice(runtime.model, runtime.provider, "settings")
         self.finished = asyncio.Event()
+        self.outcome = "failed"  # how the turn ended, for the registry: done | failed
+        self._unlogged: list[bytes] = []
+        self._logged = 0  # batches written
+        self._log_lock = asyncio.Lock()
 
     # -- the reading side ---------------------------------------------------------------
 
@@ -92,12 +103,14 @@ class Turn:
         self._start_detached_clock()
 
     def emit(self, data: bytes) -> None:
+        self._unlogged.append(data)
         if self._attached:
             self._queue.put_nowait(data)
 
     # -- the writing side ---------------------------------------------------------------
 
     async def run(self) -> None:
+        flusher = asyncio.create_task(self._flush_every())
         try:
             async with asyncio.timeout(None) as deadline:
                 self._deadline = deadline
@@ -113,6 +126,35 @@ class Turn:
         finally:
             self.finished.set()
             self.emit_end()
+            flusher.cancel()
+        await self._end_log()  # not reached when cancelled: shutdown marks the turn
+
+    async def _flush_every(self) -> None:
+        while True:
+            await asyncio.sleep(FLUSH_SECONDS)
+            await self._flush()
+
+    async def _flush(self) -> None:
+        """Write the frames emitted since the last batch (a failure is logged: the live
+        stream goes on, only a reader elsewhere misses them)."""
+        async with self._log_lock:
+            if not self._unlogged:
+                return
+            batch, self._unlogged = b"".join(self._unlogged), []
+            self._logged += 1
+            try:
+                await anyio.to_thread.run_sync(
+                    self.runtime.turn_log.write_frames, self.message_id, self._logged, batch
+                )
+            except Exception as exc:
+                log.warning("assistant turn frames not logged: %s", type(exc).__name__)
+
+    async def _end_log(self) -> None:
+        await self._flush()
+        try:
+            await anyio.to_thread.run_sync(self.runtime.turn_log.end, self.message_id, self.outcome)
+        except Exception as exc:  # the sweep writes it down as interrupted later
+            log.warning("assistant turn end not recorded: %s", type(exc).__name__)
 
     def _start_detached_clock(self) -> None:
         if self._deadline is not None and not self.finished.is_set():
@@ -165,6 +207,7 @@ class Turn:
             runtime.threads.replay, self.request.thread_id, settings.max_replay_messages
         )
         tools = await anyio.to_thread.run_sync(runtime.tools_for, self.request.user_id)
+        identity = await anyio.to_thread.run_sync(runtime.identity, self.request.user_id)
         request = ChatRequest(
             system=system_prompt(
                 tools.specs(),
@@ -172,6 +215,7 @@ class Turn:
                 page=self.request.page,
                 site_id=site,
                 docs_block=docs.block,
+                identity=identity,
             ),
             messages=replay_messages(history),
             tools=tools.specs(),
@@ -223,6 +267,7 @@ class Turn:
             self.message_id,  # a reloaded thread's message id equals the streamed one
         )
         self._end_text()
+        self.outcome = "done"
         await self._retitle(reply.text)
         self._finish(result.reason, result.usage, timings.as_metadata())
 

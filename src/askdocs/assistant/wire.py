@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
 from pydantic import Field, model_validator
 
 from askdocs.admin.proposal_wire import ProposalOut
-from askdocs.assistant.types import MessageRecord, PageContext, ThreadDetail, ThreadSummary
-from askdocs.guard.validation import CleanText
+from askdocs.assistant.types import (
+    MessageRecord,
+    PageContext,
+    ReplyState,
+    ThreadDetail,
+    ThreadSummary,
+    hint,
+)
+from askdocs.guard.validation import CleanText, NonBlankText
+from askdocs.settings import AssistantSettings
 from askdocs.wire import Wire
 
-_HINT_DROP = re.compile(r"[\x00-\x1f\x7f-\x9f<>\[\]{}]")
-
-
-def hint(value: str | None) -> str | None:
-    """An untrusted page hint made plain: control characters and brackets become spaces,
-    whitespace collapses; empty is None."""
-    if value is None:
-        return None
-    return " ".join(_HINT_DROP.sub(" ", value).split()) or None
+MAX_EXTRA_CHARS = 2000  # seed 002: "caps extra at about 2 KB"
+MAX_MESSAGE_CHARS = AssistantSettings().max_message_chars  # documented: the default
 
 
 class PageContextIn(Wire):
@@ -32,6 +32,7 @@ class PageContextIn(Wire):
     title: CleanText | None = Field(default=None, max_length=300)
     path: CleanText | None = Field(default=None, max_length=1000)
     section: CleanText | None = Field(default=None, max_length=300)
+    extra: CleanText | None = Field(default=None, max_length=MAX_EXTRA_CHARS)
 
     def value(self) -> PageContext:
         return PageContext(
@@ -39,6 +40,7 @@ class PageContextIn(Wire):
             title=hint(self.title),
             path=hint(self.path),
             section=hint(self.section),
+            extra=hint(self.extra),
         )
 
 
@@ -48,7 +50,8 @@ class ChatIn(Wire):
     message's text parts, which must be a user message)."""
 
     thread_id: CleanText = Field(max_length=64)
-    message: CleanText
+    # the route refuses a blank or too long message with its own code; documented here
+    message: NonBlankText = Field(json_schema_extra={"maxLength": MAX_MESSAGE_CHARS})
     site_id: CleanText | None = Field(default=None, max_length=64)
     page_context: PageContextIn | None = None
 
@@ -86,11 +89,11 @@ def last_user_text(messages: Any) -> str:
 
 class ThreadCreateIn(Wire):
     site_id: CleanText | None = Field(default=None, max_length=64)
-    title: CleanText | None = Field(default=None, max_length=200)
+    title: NonBlankText | None = Field(default=None, max_length=200)  # blank: 400 empty_title
 
 
 class ThreadPatchIn(Wire):
-    title: CleanText | None = Field(default=None, max_length=200)
+    title: NonBlankText | None = Field(default=None, max_length=200)
     archived: bool | None = None
 
 
@@ -120,9 +123,11 @@ class ThreadOut(Wire):
     archived: bool
     awaiting_reply: bool = False
     reply_in_progress: bool = False
+    reply_interrupted: bool = False  # the turn answering the last message lost its server
 
     @classmethod
-    def of(cls, summary: ThreadSummary, *, in_progress: bool) -> ThreadOut:
+    def of(cls, summary: ThreadSummary, *, state: ReplyState) -> ThreadOut:
+        """``state``: ``turnlog.reply_state`` of the summary (running, interrupted, idle)."""
         return cls(
             id=summary.id,
             site_id=summary.site_id,
@@ -130,8 +135,9 @@ class ThreadOut(Wire):
             created_at=summary.created_at,
             updated_at=summary.updated_at,
             archived=summary.archived,
-            awaiting_reply=summary.last_role == "user" and not in_progress,
-            reply_in_progress=in_progress,
+            awaiting_reply=summary.last_role == "user" and state != "running",
+            reply_in_progress=state == "running",
+            reply_interrupted=state == "interrupted",
         )
 
 
@@ -145,8 +151,8 @@ class ThreadDetailOut(ThreadOut):
 
     @classmethod
     def of_detail(
-        cls, detail: ThreadDetail, *, in_progress: bool, proposals: list[ProposalOut]
+        cls, detail: ThreadDetail, *, state: ReplyState, proposals: list[ProposalOut]
     ) -> ThreadDetailOut:
-        summary = ThreadOut.of(detail.summary, in_progress=in_progress)
+        summary = ThreadOut.of(detail.summary, state=state)
         messages = [MessageOut.of(m) for m in detail.messages]
         return cls(**summary.model_dump(), messages=messages, proposals=proposals)

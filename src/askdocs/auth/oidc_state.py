@@ -58,10 +58,3 @@ def unseal(key: bytes, value: str | None, now: int) -> FlowState | None:
     except (ValueError, TypeError):
         return None
     return flow if now < flow.expires_at else None
-
-
-def safe_next(value: str | None) -> str:
-    """A same-origin path to go to after signing in; anything else is ``/``."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
-        return "/"
-    return value[:500]

@@ -26,8 +26,10 @@ COMMANDS: dict[str, str] = {
     "users": "askdocs.cli.users:users",
     "orgs": "askdocs.cli.orgs:orgs",
     "token": "askdocs.cli.users:token",
+    "keys": "askdocs.cli.keys:keys",
     "mcp": "askdocs.cli.mcp:mcp",
     "report": "askdocs.cli.gaps:report",
+    "config": "askdocs.cli.config:config",
 }
 
 
@@ -69,7 +71,7 @@ Environment variables (every setting has one; see docs/configuration.md):
   ASKDOCS_DATABASE_URL    PostgreSQL for accounts and threads (default SQLite)
   ASKDOCS_REDIS_URL       Redis for rate limits (default SQLite)
   ASKDOCS_INDEX__QDRANT_URL  a Qdrant server instead of the embedded store
-  ASKDOCS_JWT_SIGNING_KEY    bearer-token signing key (else one in the data dir)
+  ASKDOCS_JWT_SIGNING_KEY    bearer-token signing key (else one in the database)
   ASKDOCS_MCP_TOKEN       the bearer token `askdocs mcp` sends in server mode
   ASKDOCS_API_URL         the askdocs HTTP API `askdocs mcp` calls in server mode
 """

@@ -15,18 +15,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+import anyio
 import click
 
 from askdocs.cli.context import CliContext
 from askdocs.cli.paths import not_indexed_hint, require_folder
 from askdocs.cli.progress import progress
+from askdocs.core import Core
 from askdocs.search.evalset import Question, lead_or_heading, parse_questions
 from askdocs.search.metrics import Judged, dedupe, first_rank, report
 from askdocs.search.output import batch_line, report_json, report_lines, result_json
 from askdocs.search.output import result_lines as search_lines
 from askdocs.service import AskDocs, IndexReport
 from askdocs.settings import Settings, SiteConfig
-from askdocs.sites import SiteCatalog, folder_site
+from askdocs.sites import folder_site
 from askdocs.sites.registry import register_site
 from askdocs.types import SearchResult
 
@@ -54,12 +56,13 @@ def _shows_progress(obj: CliContext | None) -> bool:
 
 @contextmanager
 def _service(settings: Settings) -> Iterator[AskDocs]:
-    """The engine over the site catalog: config sites, then registered folders."""
-    service = AskDocs(settings, SiteCatalog.from_settings(settings))
+    """The engine over the site catalog (config sites, then registered folders), built as
+    every surface builds it: through the ``Core``."""
+    core = Core(settings)
     try:
-        yield service
+        yield core.engine
     finally:
-        service.close()
+        anyio.run(core.aclose)
 
 
 def _index_folder(settings: Settings, path: Path, name: str | None) -> SiteConfig:

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import click
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, ConfigError
 
 
 @dataclass(frozen=True)
 class Failure:
-    code: str
+    code: ErrorCode
     message: str
     exit_code: int
 
@@ -26,18 +27,18 @@ class Failure:
 def failure_of(exc: BaseException) -> Failure:
     """The code, message and exit status for an error that ends a command."""
     if isinstance(exc, click.exceptions.Abort):
-        return Failure("interrupted", "interrupted", 130)
+        return Failure(ErrorCode.INTERRUPTED, "interrupted", 130)
     if isinstance(exc, click.UsageError):
-        return Failure("usage_error", exc.format_message(), exc.exit_code)
+        return Failure(ErrorCode.USAGE_ERROR, exc.format_message(), exc.exit_code)
     if isinstance(exc, click.ClickException):
-        return Failure("invalid_input", exc.format_message(), exc.exit_code)
+        return Failure(ErrorCode.INVALID_INPUT, exc.format_message(), exc.exit_code)
     if isinstance(exc, ConfigError):
         return Failure(exc.code, exc.message, 2)
     if isinstance(exc, AskDocsError):
         return Failure(exc.code, exc.message, 1)
     if isinstance(exc, OSError):
         where = f": {exc.filename}" if exc.filename else ""
-        return Failure("os_error", f"{exc.strerror or exc}{where}", 1)
+        return Failure(ErrorCode.OS_ERROR, f"{exc.strerror or exc}{where}", 1)
     raise exc
 
 
@@ -53,6 +54,7 @@ def report(exc: BaseException, as_json: bool) -> int:
         click.echo("Aborted.", err=True)
     elif isinstance(exc, AskDocsError) and not isinstance(exc, ConfigError):
         click.echo(f"error [{failure.code}]: {failure.message}", err=True)
-    else:
-        click.echo(f"error: {failure.message}", err=True)
+    else:  # a configuration error: one line per problem, each read alone
+        for line in failure.message.splitlines():
+            click.echo(f"error: {line}", err=True)
     return failure.exit_code

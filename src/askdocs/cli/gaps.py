@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from functools import partial
 
+import anyio
 import click
 
 from askdocs.answer.report import GapsReport, Group, as_json, embed_with, gaps_report, parse_since
 from askdocs.assistant.feedback import disliked_replies
 from askdocs.cli.context import CliContext
-from askdocs.db import Database
-from askdocs.service import AskDocs
+from askdocs.core import Core
 
 TOP = 10
 
@@ -33,15 +33,14 @@ def report(ctx: CliContext, since: str, site_id: str | None) -> None:
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--since") from None
     settings = ctx.settings
-    db = Database.open(settings)
-    engine = AskDocs(settings)
+    core = Core(settings)
     try:
-        embed = embed_with(engine.embedder)
+        db = core.database()
+        embed = embed_with(core.engine.embedder)
         rated = partial(disliked_replies, db)
         result = gaps_report(db, settings.ask, (window, site_id), embed, rated)
     finally:
-        engine.close()
-        db.close()
+        anyio.run(core.aclose)
     click.echo(json.dumps(as_json(result), indent=2) if ctx.json else text(result, since))
 
 

@@ -94,10 +94,18 @@ def mcp(
     sock = bind(bind_host, settings.mcp.port if port is None else port)
     if not is_loopback(bind_host) and not allowed_hosts and not settings.mcp.allowed_hosts:
         _say("bound beyond loopback: pass --allowed-host NAME:PORT for the names clients use")
+    public = public_names(settings.server.public_url)  # behind a proxy at the public URL
     security = transport_security(
         bind_host,
-        [*settings.mcp.allowed_hosts, *allowed_hosts],
-        [*settings.mcp.allowed_origins, *allowed_origins],
+        [*settings.mcp.allowed_hosts, *allowed_hosts, *public[:1]],
+        [*settings.mcp.allowed_origins, *allowed_origins, *public[1:]],
     )
     announce = lambda url: _say(f"{run.mode} mode, listening on {url}")  # noqa: E731
     anyio.run(serve_http, server, backend, sock, security, announce)
+
+
+def public_names(public_url: str | None) -> list[str]:
+    """``[host, origin]`` of ``server.public_url`` (the Host and Origin a proxy passes on)."""
+    if not public_url:
+        return []
+    return [public_url.split("://", 1)[1], public_url]

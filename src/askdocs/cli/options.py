@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,11 +55,20 @@ def add_global_options(command: click.Command) -> click.Command:
     taken = {opt for param in command.params for opt in param.opts}
     added = [p for p in global_options(with_env=False) if not taken & set(p.opts)]
     clone = copy.copy(command)
+    clone.short_help = command.short_help or summary(command.help)
     clone.params = [*command.params, *added]
     clone.callback = _merging(command.callback, {p.name for p in added if p.name}, taken)
     if isinstance(command, click.Group) and isinstance(clone, click.Group):
         clone.commands = {name: add_global_options(sub) for name, sub in command.commands.items()}
     return clone
+
+
+def summary(help_text: str | None) -> str | None:
+    """A command's first paragraph in one line: what ``--help`` lists, never cut with "…"."""
+    if not help_text:
+        return None
+    first = inspect.cleandoc(help_text).split("\n\n", 1)[0]
+    return " ".join(first.replace("\b", "").split())
 
 
 def _merging(

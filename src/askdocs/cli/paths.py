@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, IndexBuilding, NotFound
 from askdocs.service import AskDocs
 
@@ -29,7 +30,7 @@ def not_indexed_hint(service: AskDocs) -> Iterator[None]:
     except IndexBuilding as exc:
         if _build_running(service):
             raise
-        raise NotFound(NOT_INDEXED, code="not_indexed") from exc
+        raise NotFound(NOT_INDEXED, code=ErrorCode.NOT_INDEXED) from exc
 
 
 def _build_running(service: AskDocs) -> bool:

@@ -9,13 +9,20 @@ Ask AI answer at once, then embeds the vectors and switches to hybrid search.
 from __future__ import annotations
 
 import socket
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from askdocs.cli.context import CliContext
-from askdocs.errors import ConfigError
+from askdocs.cli.serve_progress import IndexWatch, watch
+from askdocs.listen import listen as bind_listening
+from askdocs.listen import url_host as _url_host
 from askdocs.settings import Settings
+
+if TYPE_CHECKING:
+    from askdocs.app import App
 
 
 @click.command()
@@ -28,7 +35,9 @@ from askdocs.settings import Settings
     help="Serve the folder PATH as site ID (repeatable).",
 )
 @click.option("--host", default=None, help="Address to bind (default 127.0.0.1).")
-@click.option("--port", type=int, default=None, help="Port to listen on (default 8000).")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=None, help="Port to listen on (default 8000)."
+)
 @click.option(
     "--search-processes",
     type=click.IntRange(0, 32),
@@ -53,6 +62,7 @@ def serve(
     import uvicorn
 
     from askdocs.cli.folders import served_folders
+    from askdocs.guard.proxies import start_up_warnings
     from askdocs.server.app import create_app
     from askdocs.sites.registry import register_site
 
@@ -60,6 +70,8 @@ def serve(
         register_site(settings.data_dir, site)
         click.echo(f"askdocs: site {site.id!r} is {site.roots[0].path}")
     app = create_app(settings)
+    for note in start_up_warnings(settings):
+        click.echo(f"askdocs: warning: {note}", err=True)
     click.echo(
         f"askdocs: serving on http://{_url_host(settings.server.host)}:{sock.getsockname()[1]}"
     )
@@ -71,27 +83,24 @@ def serve(
         proxy_headers=False,
         server_header=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    progress = _watch(app.state.askdocs, obj) if settings.server.index_in_background else None
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+def _watch(app: App, obj: CliContext) -> IndexWatch | None:
+    """Each site's indexing on stderr while serving: live on a terminal, else log records."""
+    if obj.verbosity < 0:
+        return None
+    return watch(app.core.index_states, terminal=sys.stderr.isatty())
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """Bind and listen first, so a taken port fails at once, not after the set-up."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP, not 0: asyncio turns Nagle off (TCP_NODELAY) only on accepted sockets whose
-    # proto says TCP; with proto 0 every response waited ~40 ms for the delayed ACK.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(2048)
-    except OSError as exc:
-        sock.close()
-        raise ConfigError(
-            f"cannot listen on {_url_host(host)}:{port}: {exc.strerror}; "
-            "choose another port with --port or ASKDOCS_SERVER__PORT",
-            code="port_unavailable",
-        ) from exc
-    return sock
+    """Bind and listen first, so a taken port or a foreign address fails at once."""
+    return bind_listening(host, port, option="--port or ASKDOCS_SERVER__PORT")
 
 
 def with_binding(
@@ -106,7 +115,3 @@ def with_binding(
         update["search_processes"] = search_processes
     server = settings.server.model_copy(update=update)
     return settings.model_copy(update={"server": server})
-
-
-def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host

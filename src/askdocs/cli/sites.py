@@ -9,6 +9,7 @@ import click
 
 from askdocs.app import App
 from askdocs.cli.context import CliContext
+from askdocs.corpus.sources import missing_root
 from askdocs.sites import CatalogEntry
 
 
@@ -37,11 +38,19 @@ def entry_json(entry: CatalogEntry) -> dict[str, object]:
         "live": site.live,
         "hostnames": list(site.hostnames),
         "roots": [str(root.path) for root in site.roots],
+        "state": docs_state(entry),
     }
+
+
+def docs_state(entry: CatalogEntry) -> str:
+    """``docs_root_missing`` when a required root is missing or unreadable, else ``ok``."""
+    return "ok" if missing_root(entry.site) is None else "docs_root_missing"
 
 
 def entry_line(entry: CatalogEntry) -> str:
     site = entry.site
     flags = ("public" if site.public else "private") + ("" if site.live else ", not live")
     roots = ", ".join(str(root.path) for root in site.roots)
-    return f"{site.id:<20} {entry.source.value:<8} {flags:<10} {roots}"
+    missing = missing_root(site)
+    state = f"  [docs_root_missing: {missing}]" if missing is not None else ""
+    return f"{site.id:<20} {entry.source.value:<8} {flags:<10} {roots}{state}"

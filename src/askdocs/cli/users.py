@@ -11,11 +11,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import anyio
 import click
 
 from askdocs.auth.jwt import mint
 from askdocs.cli.context import CliContext
-from askdocs.db import Database
+from askdocs.core import Core
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import parse_role
@@ -25,11 +26,13 @@ from askdocs.users.service import UserService
 
 @contextmanager
 def accounts_of(ctx: CliContext) -> Iterator[Accounts]:
-    db = Database.open(ctx.settings)
+    """The accounts of the data dir's database, opened through the ``Core`` as every
+    surface opens it."""
+    core = Core(ctx.settings)
     try:
-        yield Accounts(ctx.settings, db)
+        yield Accounts(ctx.settings, core.database())
     finally:
-        db.close()
+        anyio.run(core.aclose)
 
 
 def read_password() -> str:
@@ -43,7 +46,7 @@ def read_password() -> str:
 def base_url(settings: Settings) -> str:
     host = settings.server.host
     shown = f"[{host}]" if ":" in host else host
-    return settings.auth.public_url or f"http://{shown}:{settings.server.port}"
+    return settings.server.public_url or f"http://{shown}:{settings.server.port}"
 
 
 @click.group()
@@ -76,7 +79,7 @@ def create_user(
 @users.command("list")
 @click.pass_obj
 def list_users(obj: CliContext) -> None:
-    """One line per user: id, email, and ``platform-admin`` when it is one."""
+    """One line per user: id, email, and "platform-admin" when it is one."""
     with accounts_of(obj) as accounts:
         for user in accounts.users.all():
             flag = "\tplatform-admin" if user.platform_admin else ""
@@ -100,11 +103,11 @@ def set_password(obj: CliContext, email: str, password_stdin: bool) -> None:
 @click.option("--email", required=True, help="The account.")
 @click.pass_obj
 def end_sessions(obj: CliContext, email: str) -> None:
-    """End every browser session of an account at once."""
+    """End every browser session and bearer token of an account at once."""
     with accounts_of(obj) as accounts:
         user = accounts.users.by_email(email)
-        count = accounts.sessions.revoke_all(user.id)
-    click.echo(f"ended {count} session(s) of {user.email}")
+        count = accounts.end_sign_ins(user.id)
+    click.echo(f"ended {count} session(s) of {user.email}; its bearer tokens stop working")
 
 
 @users.command("invite")
@@ -128,6 +131,30 @@ def invite(
     click.echo(new.link(base_url(obj.settings)))
 
 
+@users.command("link-sso")
+@click.option("--email", required=True, help="The existing account.")
+@click.pass_obj
+def link_sso(obj: CliContext, email: str) -> None:
+    """Let the account's next verified single sign-on (same email) link it to the provider."""
+    with accounts_of(obj) as accounts:
+        user = accounts.users.by_email(email)
+        accounts.oidc_links.allow(user.id)
+    click.echo(f"the next single sign-on as {user.email} links the account")
+
+
+@users.command("reset-link")
+@click.option("--email", required=True, help="The account whose password to reset.")
+@click.pass_obj
+def reset_link(obj: CliContext, email: str) -> None:
+    """Make a one-time password-reset link (signs in even while password sign-in is paused
+    for unrecognised browsers); prints the link as the last line."""
+    with accounts_of(obj) as accounts:
+        user = accounts.users.by_email(email)
+        new = accounts.reset_link(user.id)
+    click.echo(f"reset link for {user.email}, valid until {new.invitation.expires_at}")
+    click.echo(new.link(base_url(obj.settings)))
+
+
 @click.group()
 def token() -> None:
     """Mint bearer tokens for existing users."""
@@ -137,21 +164,31 @@ def token() -> None:
 @click.option("--email", required=True, help="The user the token is for.")
 @click.option("--ttl", type=click.IntRange(min=60), default=None, help="Lifetime in seconds.")
 @click.option("--org", default=None, help="Organisation id the token is scoped to.")
+@click.option(
+    "--mcp",
+    is_flag=True,
+    help="For an MCP client (server mode): applies a change only with the person's approval.",
+)
 @click.pass_obj
-def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None) -> None:
-    """Mint an HS256 bearer token; prints the token as the last line."""
+def create_token(obj: CliContext, email: str, ttl: int | None, org: str | None, mcp: bool) -> None:
+    """Mint an HS256 bearer token; prints the token as the last line. Give an MCP client
+    (and so a model's host) only a token made with --mcp."""
     with accounts_of(obj) as accounts:
         service: UserService = accounts.users
         user = service.by_email(email)
         role = service.role_in(user.id, org) if org else None
-    value = mint(
-        obj.settings,
-        user.id,
-        ttl_seconds=ttl,
-        org=org if role else None,
-        org_role=role,
-        platform_admin=user.platform_admin,
-    )
+        value = mint(
+            obj.settings,
+            user.id,
+            email=user.email,
+            ttl_seconds=ttl,
+            org=org if role else None,
+            org_role=role,
+            platform_admin=user.platform_admin,
+            token_version=user.token_version,
+            mcp=mcp,
+            keys=accounts.keys,
+        )
     lifetime = ttl or obj.settings.auth.default_token_ttl_seconds
     click.echo(f"token for {user.email}, valid {lifetime} s", err=True)
     click.echo(value)

@@ -14,11 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from askdocs.corpus.budget import ReadBudget
 from askdocs.corpus.dialects.includes import Included, expand_includes
+from askdocs.corpus.dialects.snippets import expand_vitepress
 from askdocs.corpus.documents import ParseOptions, SourceDoc, parse_document
+from askdocs.corpus.flights import ParseFlights
 from askdocs.corpus.parse_pool import ParseJob, ParsePool
 from askdocs.corpus.safe_read import StatKey, read_markdown
-from askdocs.errors import CorpusError
+from askdocs.errors import CorpusError, Vanished
 from askdocs.types import Page, PageError
 
 if TYPE_CHECKING:
@@ -27,7 +30,9 @@ if TYPE_CHECKING:
     from askdocs.corpus.pages import CorpusPages
 
 EntryKey = tuple[str, str]  # (root path, relative path)
-ParseMany = Callable[[Sequence[ParseJob]], list[SourceDoc | CorpusError]]
+# a batch's results, in order; None: still pending when the read's budget was spent
+ParseMany = Callable[[Sequence[ParseJob], ReadBudget | None], list[SourceDoc | CorpusError | None]]
+CLOSE_JOIN_SECONDS = 10.0
 
 
 @dataclass
@@ -65,6 +70,7 @@ class CorpusCache:
         self.busy: Callable[[], bool] = _never  # ``offloaded()``: the worker takes what it can
         self._on_read: Callable[[], None] | None = None  # ``offloaded(read=...)``, once
         self._sites: dict[SiteKey, SiteCache] = {}
+        self.flights = ParseFlights(lambda: self.parser, _parse_here)  # reads with a budget
 
     def site(self, key: SiteKey) -> SiteCache:
         return self._sites.setdefault(key, SiteCache())
@@ -73,15 +79,21 @@ class CorpusCache:
         with self.lock:
             self._sites.clear()
 
-    def parse_many(self, jobs: Sequence[ParseJob]) -> list[SourceDoc | CorpusError]:
+    def parse_many(
+        self, jobs: Sequence[ParseJob], budget: ReadBudget | None = None
+    ) -> list[SourceDoc | CorpusError | None]:
         """Parse files, in order: with ``parser``, long ones under its time budget in its
-        worker while this thread parses the others (``ParsePool.parse_many``)."""
+        worker while this thread parses the others (``ParsePool.parse_many``). With a read
+        ``budget``, on a background run shared with concurrent reads (``corpus.flights``):
+        a file still being parsed at the deadline is None (pending)."""
+        if budget is not None:
+            return self.flights.parse(jobs, budget)
         if self._on_read is not None:
             on_read, self._on_read = self._on_read, None
             on_read()
         if self.parser is not None:
             busy = self.busy
-            return self.parser.parse_many(jobs, here=lambda: not busy())
+            return list(self.parser.parse_many(jobs, here=lambda: not busy()))
         return [_parse_here(job) for job in jobs]
 
     @contextmanager
@@ -106,6 +118,7 @@ class CorpusCache:
         if self.parser is not None:
             self.parser.close()
             self.parser = None
+        self.flights.join(CLOSE_JOIN_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -123,14 +136,17 @@ def prepare_entry(
     rel: str,
     key: StatKey,
     settings: tuple[ParseOptions, int],
-) -> FileEntry | Pending:
+) -> FileEntry | Pending | None:
     """The previous entry when the file and settings are unchanged, a bad file's entry
-    when it cannot be read, else the file read and ready to parse (``finish_entry``)."""
+    when it cannot be read, None when it is gone (removed since the scan: left out of
+    this read, not a bad file), else the file read and ready to parse (``finish_entry``)."""
     if previous is not None and previous.key == key and previous.settings == settings:
         return previous
     options, max_bytes = settings
     try:
         read = read_markdown(root, rel, max_bytes)
+    except Vanished:
+        return None
     except CorpusError as exc:
         return FileEntry(key, settings, PageError(rel, exc.reason))
     included = _includes(root, rel, read.text, options, max_bytes)
@@ -146,8 +162,9 @@ def finish_entry(pending: Pending, parsed: SourceDoc | CorpusError) -> FileEntry
 
 
 def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes: int) -> Included:
-    """MkDocs include directives resolved through the same safe read (inside the root)."""
-    if options.dialect != "mkdocs":
+    """MkDocs include directives and VitePress imports resolved through the same safe read
+    (inside the root)."""
+    if options.dialect not in ("mkdocs", "vitepress"):
         return Included(text)
 
     def read(target: str) -> str | None:
@@ -156,6 +173,8 @@ def _includes(root: Path, rel: str, text: str, options: ParseOptions, max_bytes:
         except CorpusError:
             return None
 
+    if options.dialect == "vitepress":
+        return expand_vitepress(text, rel, read, options.src_prefix)
     return expand_includes(text, rel, read)
 
 

@@ -10,6 +10,7 @@ configuration is never executed. Commits are cached per root for ``ttl`` seconds
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import threading
 import time
@@ -81,10 +82,14 @@ def head_commit(gitdir: Path) -> str | None:
 
 def iso(seconds: float | None) -> str | None:
     """Unix seconds as ISO 8601 UTC (``2026-12-01T04:40:00Z``), whole seconds."""
-    if seconds is None:
-        return None
-    moment = datetime.fromtimestamp(int(seconds), tz=UTC)
-    return moment.isoformat().replace("+00:00", "Z")
+    return None if seconds is None else _iso(int(seconds))
+
+
+@functools.lru_cache(maxsize=4096)
+def _iso(seconds: int) -> str:
+    """Every hit of a search carries two times, mostly the same few (a site's files change
+    seldom): formatted once each (4% of a search request's interpreter time before)."""
+    return datetime.fromtimestamp(seconds, tz=UTC).isoformat().replace("+00:00", "Z")
 
 
 def freshness_json(freshness: Freshness | None) -> dict[str, str | None]:

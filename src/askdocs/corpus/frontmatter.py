@@ -45,6 +45,7 @@ class FrontMatter:
     sidebar_position: float | None = None
     unlisted: bool = False
     meta: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    slug_from_root: bool = True  # ``slug: /x`` (Docusaurus reads ``slug: x`` from the folder)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ def _validate(
         sidebar_label=checker.text("sidebar_label"),
         sidebar_position=checker.number("sidebar_position"),
         unlisted=checker.flag("unlisted"),
+        slug_from_root=str(values.get("slug", "/")).startswith("/"),
         meta={key: value for key, value in values.items() if key not in KNOWN_KEYS},
     )
 

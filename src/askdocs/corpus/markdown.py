@@ -16,10 +16,16 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from askdocs.corpus.dialects.html import visible_text
+from askdocs.corpus.dialects.slugs import DIALECT_SLUGS, SlugStyle, dedupe, slug
 from askdocs.types import Heading, Section
 
-# A trailing attribute block carrying an id: "{#id}", "{ #id }", "{: #id .class }".
-_ATTRIBUTE = re.compile(r"\s*\{:?\s*#(?P<id>[\w][\w.:-]*)(?:\s+[^}]*)?\s*\}\s*$")
+# A trailing attribute block carrying an id: "{#id}", "{ #id }", "{: #id .class }",
+# '{ id="9.7.0" }' (attr_list's key form).
+_ATTRIBUTE = re.compile(
+    r"\s*\{:?\s*(?:#(?P<id>[\w][\w.:-]*)(?:\s+[^}]*)?"
+    r"|(?:[^{}]*?\s)?id=(?P<q>[\"']?)(?P<kid>[\w][\w.:-]*)(?P=q)[^{}]*?)\s*\}\s*$"
+)
 _NOT_SLUG = re.compile(r"[^\w\s-]")
 _DASHES = re.compile(r"[-\s]+")
 
@@ -52,6 +58,7 @@ class ParsedHeading:
     start: int
     end: int
     top_level: bool  # False inside a blockquote or list item: never a section boundary
+    dialect_id: str = ""  # the id the dialect's build gives it, when the reader's differs
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,13 @@ def _shared_parser() -> MarkdownIt:
 @cache
 def _block_parser() -> MarkdownIt:
     return make_markdown_it().disable("inline")
+
+
+@cache
+def _html_inline_parser() -> MarkdownIt:
+    """Heading text as a dialect build reads it: inline HTML and components are
+    ``html_inline`` tokens, which a slug leaves out (the text between them stays)."""
+    return MarkdownIt("js-default", {"html": True})
 
 
 def make_markdown_it() -> MarkdownIt:
@@ -119,7 +133,7 @@ def split_heading_attribute(raw: str) -> tuple[str, str | None]:
     match = _ATTRIBUTE.search(flat)
     if match is None:
         return flat, None
-    return flat[: match.start()].rstrip(), match.group("id")
+    return flat[: match.start()].rstrip(), match.group("id") or match.group("kid")
 
 
 def slugify(text: str) -> str:
@@ -135,7 +149,10 @@ def slugify(text: str) -> str:
 # (``tests/corpus/test_reserved_ids.py`` checks this list against the static files).
 RESERVED_IDS = frozenset(
     (
+        "account-button",
+        "account-menu",
         "account-root",
+        "account-slot",
         "account-who",
         "admin",
         "admin-org",
@@ -165,8 +182,10 @@ RESERVED_IDS = frozenset(
         "grant-editor",
         "grant-review",
         "invite-accept",
+        "invite-copy",
         "invite-form",
         "invite-role",
+        "invite-sign-in",
         "invite-title",
         "locale-select",
         "nav-scrim",
@@ -180,6 +199,9 @@ RESERVED_IDS = frozenset(
         "report-body",
         "report-since",
         "report-summary",
+        "reset-error",
+        "reset-submit",
+        "reset-title",
         "search",
         "search-input",
         "search-panel",
@@ -198,33 +220,31 @@ RESERVED_IDS = frozenset(
         "threads",
         "threads-toggle",
         "toc",
+        "unavailable",
         "users-panel",
+        "waiting-hint",
     )
 )
 
 
-def unique_ids(candidates: Sequence[tuple[str, bool]]) -> list[str]:
-    """De-duplicate ids in order; explicit ones (flag True) are reserved before derived ones;
-    the reader's own element ids (``RESERVED_IDS``) are never given to a heading."""
-    used = set(RESERVED_IDS) | {value for value, explicit in candidates if explicit}
-    seen_explicit: set[str] = set(RESERVED_IDS)
+def unique_ids(
+    candidates: Sequence[tuple[str, bool]],
+    style: SlugStyle = DIALECT_SLUGS["gfm"],
+    reserved: frozenset[str] = RESERVED_IDS,
+) -> list[str]:
+    """De-duplicate ids in order, as ``style``'s build numbers repeats; explicit ones
+    (flag True) are reserved before derived ones; the reader's own element ids
+    (``RESERVED_IDS``) are never given to a heading."""
+    used = set(reserved) | {value for value, explicit in candidates if explicit}
+    seen_explicit: set[str] = set(reserved)
     result: list[str] = []
     for value, explicit in candidates:
         if explicit and value not in seen_explicit:
             seen_explicit.add(value)
             result.append(value)
             continue
-        result.append(_next_free(value, used))
+        result.append(dedupe(value, used, style))
     return result
-
-
-def _next_free(value: str, used: set[str]) -> str:
-    candidate, counter = value, 0
-    while candidate in used:
-        counter += 1
-        candidate = f"{value}-{counter}"
-    used.add(candidate)
-    return candidate
 
 
 def plain_text(children: Iterable[Token]) -> str:
@@ -240,18 +260,20 @@ def plain_text(children: Iterable[Token]) -> str:
     return "".join(parts)
 
 
-def dialect_headings(tokens: Sequence[Token], line_offset: int = 0) -> tuple[ParsedHeading, ...]:
-    """Headings of a dialect parse (block tokens, inline unparsed). A heading is a section
-    boundary unless it sits in a blockquote, a list, or an indented dialect block (an
-    MkDocs admonition or content tab): fenced and MDX blocks are transparent, as they are
-    to the eval labels' heading rule."""
+def dialect_headings(
+    tokens: Sequence[Token], line_offset: int = 0, style: SlugStyle = DIALECT_SLUGS["gfm"]
+) -> tuple[ParsedHeading, ...]:
+    """Headings of a dialect parse (block tokens, inline unparsed), with ids as ``style``
+    makes them. A heading is a section boundary unless it sits in a blockquote, a list,
+    or an indented dialect block (an MkDocs admonition or content tab): fenced and MDX
+    blocks are transparent, as they are to the eval labels' heading rule."""
     env: dict[str, object] = {}
 
     def children(inline: Token) -> Sequence[Token]:
-        parsed = _shared_parser().parseInline(inline.content, env)
+        parsed = _html_inline_parser().parseInline(inline.content, env)
         return parsed[0].children or () if parsed else ()
 
-    return _headings(tokens, line_offset, children, _boundaries(tokens))
+    return _headings(tokens, line_offset, children, _boundaries(tokens), style)
 
 
 def _boundaries(tokens: Sequence[Token]) -> set[int]:
@@ -277,29 +299,34 @@ def _headings(
     line_offset: int,
     children: Callable[[Token], Sequence[Token]],
     boundaries: set[int] | None = None,
+    style: SlugStyle = DIALECT_SLUGS["gfm"],
 ) -> tuple[ParsedHeading, ...]:
     found: list[tuple[int, Token, Token, str, str | None]] = []
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:
             inline = tokens[index + 1]
             text, explicit = split_heading_attribute(inline.content)
-            found.append((index, token, inline, text, explicit))
+            found.append((index, token, inline, visible_text(text, prose=False), explicit))
     candidates = [
-        (explicit, True) if explicit else (slugify(_slug_source(children(inline))), False)
+        (explicit, True) if explicit else (slug(_slug_source(children(inline)), style), False)
         for _, _, inline, _, explicit in found
     ]
-    ids = unique_ids(candidates)
+    ids = unique_ids(candidates, style)
+    built = unique_ids(candidates, style, frozenset())  # the dialect's own, reserved or not
     result = []
-    for (index, token, _, text, _), section_id in zip(found, ids, strict=True):
+    for (index, token, _, text, _), section_id, own in zip(found, ids, built, strict=True):
         start, end = token.map or (0, 0)
         heading = Heading(int(token.tag[1]), text, section_id, start + 1 + line_offset)
         top = token.level == 0 if boundaries is None else index in boundaries
-        result.append(ParsedHeading(heading, index, start, end, top))
+        alias = own if own != section_id else ""
+        result.append(ParsedHeading(heading, index, start, end, top, alias))
     return tuple(result)
 
 
 def _slug_source(children: Sequence[Token]) -> str:
-    return split_heading_attribute(plain_text(children))[0]
+    """The heading's text without its attribute block, inline HTML and components (their
+    tags; the text between them stays), as a dialect build slugs it."""
+    return split_heading_attribute(plain_text(children))[0].strip()
 
 
 def _links(tokens: Sequence[Token], line_offset: int) -> Iterable[Link]:

@@ -38,6 +38,7 @@ class CorpusPages:
     # (root, dialect, why) per root, and each read file's dialect diagnostics
     dialects: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
     diagnostics: tuple[tuple[str, Diagnostics], ...] = field(default=(), repr=False, compare=False)
+    pending: tuple[str, ...] = ()  # files not parsed within the read's budget (left out)
 
     def same_content(
         self, pages: Sequence[SourcePage], errors: Sequence[PageError], warnings: Sequence[str]

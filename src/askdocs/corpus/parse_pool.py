@@ -86,8 +86,23 @@ class ParsePool(PooledWorkers):
         callable answering false): this process is busy with other work (``askdocs mcp``
         starting), so meanwhile the worker takes every page of such a batch; this thread
         joins in as soon as ``here()`` turns true."""
+        results: dict[int, SourceDoc | CorpusError] = {}
+        self.parse_each(jobs, results.__setitem__, here=here)
+        return [results[n] for n in range(len(jobs))]
+
+    def parse_each(
+        self,
+        jobs: Sequence[ParseJob],
+        on_result: Callable[[int, SourceDoc | CorpusError], None],
+        *,
+        here: Free = True,
+        keep_going: Callable[[], bool] | None = None,
+    ) -> None:
+        """``parse_many``, handing each job's result to ``on_result(index, result)`` as it
+        comes; with ``keep_going``, no job starts once it answers false (those jobs get no
+        result: a read's budget is spent, see ``corpus.flights``)."""
         free = _free(here)
-        queue = _Queue(jobs)
+        queue = _Queue(jobs, keep_going, on_result)
         helper = (
             _Background(partial(_feed_long, self, queue), "askdocs-parse-batch")
             if queue.has_long()
@@ -95,11 +110,19 @@ class ParsePool(PooledWorkers):
         )
         try:
             while (n := _next_here(queue.take_short, helper, free)) is not None:
-                queue.results[n] = _attempt(_in_process, jobs[n])
+                queue.finish(n, _attempt(_in_process, jobs[n]))
         finally:
             if helper is not None:
                 helper.join()
-        return [queue.results[n] for n in range(len(jobs))]
+
+    def cpu_used(self) -> float:
+        """Parse-worker CPU seconds used so far (``WorkerPool.cpu_used``)."""
+        return self._pool.cpu_used()
+
+    @property
+    def jobs_sent(self) -> int:
+        """Pages sent to the worker so far (diagnostics and tests)."""
+        return self._pool.jobs
 
     def map(self, function: Callable[[T], R], items: Sequence[T], *, here: Free = True) -> list[R]:
         """``function`` of each item, in order, on two cores: a helper thread has the worker
@@ -164,11 +187,18 @@ def _next_here(
 
 class _Queue:
     """A ``parse_many`` batch in order of length: the worker takes from the long end, the
-    calling thread from the short end (short pages only)."""
+    calling thread from the short end (short pages only). Nothing is taken once
+    ``keep_going()`` answers false."""
 
-    def __init__(self, jobs: Sequence[ParseJob]) -> None:
+    def __init__(
+        self,
+        jobs: Sequence[ParseJob],
+        keep_going: Callable[[], bool] | None,
+        on_result: Callable[[int, SourceDoc | CorpusError], None],
+    ) -> None:
         self.jobs = jobs
-        self.results: dict[int, SourceDoc | CorpusError] = {}
+        self.finish = on_result
+        self._keep_going = keep_going or _always
         self._order = deque(sorted(range(len(jobs)), key=lambda n: len(jobs[n].text)))
         self._lock = threading.Lock()
 
@@ -176,12 +206,16 @@ class _Queue:
         return bool(self._order) and self._length(self._order[-1]) > IN_PROCESS_MAX_CHARS
 
     def take_short(self) -> int | None:
+        if not self._keep_going():
+            return None
         with self._lock:
             if self._order and self._length(self._order[0]) <= IN_PROCESS_MAX_CHARS:
                 return self._order.popleft()
             return None
 
     def take_long(self) -> int | None:
+        if not self._keep_going():
+            return None
         with self._lock:
             return self._order.pop() if self._order else None
 
@@ -215,7 +249,7 @@ class _Background:
 def _feed_long(pool: ParsePool, queue: _Queue) -> None:
     """Feeds a ``parse_many`` batch to the worker, longest pages first."""
     while (n := queue.take_long()) is not None:
-        queue.results[n] = _attempt(pool._in_worker, queue.jobs[n])
+        queue.finish(n, _attempt(pool._in_worker, queue.jobs[n]))
 
 
 class _Batches(Generic[R]):
@@ -266,3 +300,7 @@ def _attempt(parse: Callable[[ParseJob], SourceDoc], job: ParseJob) -> SourceDoc
         return parse(job)
     except CorpusError as exc:
         return exc
+
+
+def _always() -> bool:
+    return True

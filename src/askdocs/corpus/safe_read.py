@@ -4,7 +4,8 @@ The path is walked component by component from an open descriptor of the root wi
 ``openat``-style calls and ``O_NOFOLLOW``: a symbolic link anywhere inside the root is
 refused, and ``..`` can never appear. The final open adds ``O_NONBLOCK`` so a FIFO cannot
 block us; the opened descriptor must be a regular file (``fstat``), at most ``max_bytes``
-long, and strict UTF-8. Nothing is followed, imported or executed.
+long, and strict UTF-8. Nothing is followed, imported or executed. A file (or folder on
+its path) that is gone by the time it is opened raises ``Vanished``: an editor saving it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from askdocs.errors import CorpusError, DecodeError, FileTooLarge, UnsafePath
+from askdocs.error_codes import ErrorCode
+from askdocs.errors import CorpusError, DecodeError, FileTooLarge, UnsafePath, Vanished
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -106,7 +108,9 @@ def _open_file(directory: int, name: str, rel: str) -> int:
 def _open_error(exc: OSError, rel: str, link_reason: str) -> CorpusError:
     if exc.errno in _LINK_ERRNOS:
         return UnsafePath(rel, link_reason)
-    return CorpusError(rel, f"cannot be read: {exc.strerror or exc}", code="unreadable")
+    if exc.errno == errno.ENOENT:
+        return Vanished(rel, "removed while it was read")
+    return CorpusError(rel, f"cannot be read: {exc.strerror or exc}", code=ErrorCode.UNREADABLE)
 
 
 def _check_descriptor(fd: int, rel: str, max_bytes: int) -> None:

@@ -9,9 +9,11 @@ nothing important become warnings. Chunking is the next step (``askdocs.ingest``
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from askdocs.corpus.budget import ReadBudget
 from askdocs.corpus.cache import (
     CorpusCache,
     EntryKey,
@@ -27,6 +29,7 @@ from askdocs.corpus.documents import Diagnostics, ParseOptions, SourceDoc
 from askdocs.corpus.pagekind import page_kind
 from askdocs.corpus.pages import CorpusPages, SourcePage
 from askdocs.corpus.sources import Candidate, Root, resolve_roots, scan_root
+from askdocs.corpus.urls import valid_slug
 from askdocs.settings import CorpusSettings, SiteConfig
 from askdocs.types import Page, PageError
 
@@ -45,21 +48,28 @@ class _Run:
     warnings: list[str] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)  # slug -> "root-index:path"
     pages: list[SourcePage] = field(default_factory=list)
+    budget: ReadBudget | None = None
+    pending: list[str] = field(default_factory=list)  # not parsed within the budget
     dialects: list[tuple[str, str, str]] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostics]] = field(default_factory=list)
 
 
 def read_pages(
-    site: SiteConfig, settings: CorpusSettings, cache: CorpusCache | None = None
+    site: SiteConfig,
+    settings: CorpusSettings,
+    cache: CorpusCache | None = None,
+    budget: ReadBudget | None = None,
 ) -> CorpusPages:
-    """Read every page of ``site``. Raises ``ConfigError`` only for configuration errors."""
+    """Read every page of ``site``. Raises ``ConfigError`` only for configuration errors.
+    With a ``budget`` (``corpus.budget``), files not parsed by its deadline are left out
+    and listed as ``pending``."""
     roots = resolve_roots(site)
     locales = tuple(dict.fromkeys((site.default_locale, *settings.locales)))
     options = ParseOptions(locales, site.default_locale, settings.split_level)
     cache = cache if cache is not None else CorpusCache()
     with cache.lock:
         state = cache.site((site.id, tuple(str(root.path) for root in roots)))
-        run = _Run(site, settings, options, state, cache.parse_many)
+        run = _Run(site, settings, options, state, cache.parse_many, budget=budget)
         for root in roots:
             _read_root(run, root)
         return _finish(run)
@@ -68,7 +78,8 @@ def read_pages(
 def _finish(run: _Run) -> CorpusPages:
     run.state.entries = run.entries
     last = run.state.last
-    if last is not None and last.same_content(run.pages, run.errors, run.warnings):
+    same = last is not None and last.pending == tuple(run.pending)
+    if last is not None and same and last.same_content(run.pages, run.errors, run.warnings):
         return last
     pages = CorpusPages(
         site=run.site.id,
@@ -78,6 +89,7 @@ def _finish(run: _Run) -> CorpusPages:
         warnings=tuple(run.warnings),
         dialects=tuple(run.dialects),
         diagnostics=tuple(run.diagnostics),
+        pending=tuple(run.pending),
     )
     run.state.last = pages
     return pages
@@ -87,7 +99,14 @@ def _read_root(run: _Run, root: Root) -> None:
     scan = scan_root(root)
     run.errors.extend(scan.errors)
     docs: list[tuple[FileEntry, SourceDoc]] = []
-    settings = (replace(run.options, dialect=root.dialect), run.settings.max_markdown_bytes)
+    options = replace(
+        run.options,
+        dialect=root.dialect,
+        slugs=root.tool.slugs,
+        src_prefix=root.tool.src_prefix,
+        title_suffixes=root.tool.title_suffixes,
+    )
+    settings = (options, run.settings.max_markdown_bytes)
     run.dialects.append((str(root.path), root.dialect, root.detection.reason))
     for key, entry in _entries(run, root, scan.files, settings):
         run.entries[key] = entry
@@ -110,15 +129,20 @@ def _entries(
     for candidate in files:
         key = (str(root.path), candidate.rel)
         previous = run.state.entries.get(key)
-        prepared.append(
-            (key, prepare_entry(previous, root.path, candidate.rel, candidate.key, settings))
-        )
-    pending = [item for _, item in prepared if isinstance(item, Pending)]
-    parsed = iter(run.parse_many([item.job for item in pending]))
-    return [
-        (key, finish_entry(item, next(parsed)) if isinstance(item, Pending) else item)
-        for key, item in prepared
-    ]
+        entry = prepare_entry(previous, root.path, candidate.rel, candidate.key, settings)
+        if entry is not None:  # None: removed since the scan
+            prepared.append((key, entry))
+    waiting = [item for _, item in prepared if isinstance(item, Pending)]
+    parsed = iter(run.parse_many([item.job for item in waiting], run.budget))
+    done: list[tuple[EntryKey, FileEntry]] = []
+    for key, item in prepared:
+        if not isinstance(item, Pending):
+            done.append((key, item))
+        elif (result := next(parsed)) is None:  # not parsed within the read's budget
+            run.pending.append(item.job.rel)
+        else:
+            done.append((key, finish_entry(item, result)))
+    return done
 
 
 def _groups(
@@ -149,7 +173,11 @@ def _add_group(
         run.warnings.append(
             f"{original.rel}: translation without an original in the default locale"
         )
-    slug = original.front.slug or original.path_slug
+    slug = _slug(original)
+    if not valid_slug(slug):
+        for _, doc in group:
+            run.errors.append(PageError(doc.rel, f"slug {slug!r} cannot be a reader address"))
+        return
     if slug in local:
         for _, doc in group:
             run.errors.append(PageError(doc.rel, f"slug {slug!r} is already used by {local[slug]}"))
@@ -173,7 +201,7 @@ def _add_group(
 def _add_page(
     run: _Run, root: Root, entry: FileEntry, doc: SourceDoc, slug: str, original: SourceDoc
 ) -> None:
-    if doc is not original and doc.front.slug not in (None, slug):
+    if doc is not original and doc.front.slug is not None and _slug(doc) != slug:
         run.warnings.append(f"{doc.rel}: 'slug' of a translation is ignored (uses {slug!r})")
     audience = original.front.audience or root.audience
     nav = root.nav.get(original.rel)
@@ -197,6 +225,8 @@ def _add_page(
             sections=doc.sections,
             meta=_meta(doc, nav),
             dialect=doc.dialect,
+            anchors=doc.anchors,
+            anchor_aliases=doc.anchor_aliases,
         ),
     )
     template = root.url_template or (
@@ -204,6 +234,18 @@ def _add_page(
     )
     kind = page_kind(doc.rel, page.meta, page.headings, root.configured_kind(doc.rel))
     run.pages.append(SourcePage(page, template, kind))
+
+
+def _slug(doc: SourceDoc) -> str:
+    """Front matter ``slug``, else the path's; Docusaurus reads a ``slug`` without a leading
+    ``/`` from the page's folder (``tutorials/index.md`` with ``slug: index``)."""
+    front = doc.front
+    if front.slug is None:
+        return doc.path_slug
+    folder = posixpath.dirname(doc.base)
+    if doc.dialect == "docusaurus" and not front.slug_from_root and folder:
+        return f"{folder}/{front.slug}"
+    return front.slug
 
 
 def _order(doc: SourceDoc, nav: NavEntry | None) -> int | None:
@@ -219,8 +261,10 @@ def _order(doc: SourceDoc, nav: NavEntry | None) -> int | None:
 
 def _title(doc: SourceDoc, nav: NavEntry | None) -> str:
     """A navigation label comes after front matter ``title``/``sidebar_label``, before
-    the H1 and the file name."""
-    if nav is not None and nav.label and doc.title_source in ("h1", "file name"):
+    the H1 and the file name; in MkDocs before everything (its page title is the nav's)."""
+    if nav is None or not nav.label:
+        return doc.title
+    if doc.dialect == "mkdocs" or doc.title_source in ("h1", "file name"):
         return nav.label
     return doc.title
 

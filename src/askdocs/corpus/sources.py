@@ -3,7 +3,8 @@
 The scan walks a root without following links (``os.scandir`` with ``lstat`` data) and
 yields the Markdown files its include/exclude globs select, with the stat data the cache
 keys on. Symbolic links (to files or folders) and special files such as FIFOs are
-reported as errors, never opened. Excluded folders are skipped whole.
+reported as errors, never opened. Excluded folders are skipped whole. An entry removed
+between the listing and its ``lstat`` (an editor's temporary file) is not there.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from pathlib import Path
 from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.detect import Detection, detect_dialect
 from askdocs.corpus.dialects.nav import NavEntry, load_nav
+from askdocs.corpus.dialects.siteconfig import ToolOptions, tool_options
 from askdocs.corpus.globs import GlobSet, compile_globs
 from askdocs.corpus.pagekind import PageKind
 from askdocs.corpus.safe_read import StatKey, file_kind
 from askdocs.corpus.urls import URL_FIELDS, template_fields
-from askdocs.errors import ConfigError
+from askdocs.errors import ConfigError, DocsRootMissing
 from askdocs.settings import RootConfig, SiteConfig
 from askdocs.types import Audience, PageError
 
@@ -39,6 +41,7 @@ class Root:
     detection: Detection = field(default_factory=lambda: Detection("gfm", "default"))
     nav: dict[str, NavEntry] = field(default_factory=dict)
     page_kinds: tuple[tuple[GlobSet, PageKind], ...] = ()  # the root's ``page_kinds``
+    tool: ToolOptions = field(default_factory=ToolOptions)  # from the tool's configuration
 
     @property
     def dialect(self) -> Dialect:
@@ -91,17 +94,45 @@ def _resolve_root(index: int, config: RootConfig, dialect: Dialect | None) -> Ro
     path = config.path.expanduser()
     if not path.exists():
         if config.required:
-            raise ConfigError(f"docs root {path} does not exist")
+            raise DocsRootMissing(f"docs root {path} does not exist")
         return None
     real = path.resolve(strict=True)
     if not real.is_dir():
-        raise ConfigError(f"docs root {path} is not a folder")
+        raise DocsRootMissing(f"docs root {path} is not a folder")
     detection = detect_dialect(real, config.dialect or dialect)
     nav = load_nav(real, detection.config)
     kinds = tuple((compile_globs([glob]), kind) for glob, kind in config.page_kinds.items())
+    tool = tool_options(real, detection.config)
     return Root(
-        index, real, config.audience, include, exclude, config.url_template, detection, nav, kinds
+        index,
+        real,
+        config.audience,
+        include,
+        exclude,
+        config.url_template,
+        detection,
+        nav,
+        kinds,
+        tool,
     )
+
+
+def missing_root(site: SiteConfig) -> str | None:
+    """Why a required root of ``site`` cannot be read now (missing, not a folder, not
+    listable), or None: a few system calls, cheap enough for every search."""
+    for config in site.roots:
+        path = config.path.expanduser()
+        if not config.required and not path.exists():
+            continue
+        if not path.is_dir():
+            return (
+                f"docs root {path} does not exist"
+                if not path.exists()
+                else (f"docs root {path} is not a folder")
+            )
+        if not os.access(path, os.R_OK | os.X_OK):
+            return f"docs root {path} cannot be read"
+    return None
 
 
 def scan_root(root: Root) -> Scan:
@@ -120,14 +151,19 @@ def _walk(root: Root, prefix: str) -> Iterator[Candidate | PageError]:
         with os.scandir(root.path / prefix if prefix else root.path) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except OSError as exc:
-        yield PageError(prefix.rstrip("/") or ".", f"folder cannot be read: {exc.strerror}")
+        if not prefix:
+            raise DocsRootMissing(f"docs root {root.path} cannot be read: {exc.strerror}") from exc
+        yield PageError(prefix.rstrip("/"), f"folder cannot be read: {exc.strerror}")
         return
     for entry in entries:
         yield from _visit(root, prefix + entry.name, entry)
 
 
 def _visit(root: Root, rel: str, entry: os.DirEntry[str]) -> Iterator[Candidate | PageError]:
-    info = entry.stat(follow_symlinks=False)
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except FileNotFoundError:  # removed since the folder was listed (an editor's save)
+        return
     if stat.S_ISDIR(info.st_mode):
         if not root.exclude.prunes(rel):
             yield from _walk(root, rel + "/")

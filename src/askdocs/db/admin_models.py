@@ -85,12 +85,18 @@ class IndexRunRow(Base):
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     site_id: Mapped[str] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    initiator: Mapped[str] = mapped_column(String(16))  # assistant | api
+    user_id: Mapped[str | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True
+    )  # None: the background indexer's run
+    initiator: Mapped[str] = mapped_column(String(16))  # assistant | api | background
     status: Mapped[str] = mapped_column(String(16))  # running | succeeded | failed
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     chunks: Mapped[int | None] = mapped_column(nullable=True)
+    pages: Mapped[int | None] = mapped_column(nullable=True)
+    embedded: Mapped[int | None] = mapped_column(nullable=True)
+    reused: Mapped[int | None] = mapped_column(nullable=True)
+    failed_files: Mapped[int | None] = mapped_column(nullable=True)  # files it could not use
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from askdocs.db import deadline
 from askdocs.db.migrate import migrate
 from askdocs.db.timeouts import DatabaseGate, postgres_engine
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ServiceUnavailable
 from askdocs.settings import DatabaseSettings, Settings
 from askdocs.sqlite_wal import enable_wal
@@ -122,6 +123,11 @@ class Database:
         with _unavailable_as_503(self.gate), budget, factory.begin() as session:
             yield session
 
+    def ping(self) -> None:
+        """One ``SELECT 1`` within the usual bounds (503 ``database_unavailable`` otherwise)."""
+        with self.session() as session:
+            session.execute(text("SELECT 1"))
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -136,5 +142,5 @@ def _unavailable_as_503(gate: DatabaseGate | None) -> Iterator[None]:
         if gate is not None:
             gate.trip()
         raise ServiceUnavailable(
-            "the database is unavailable", code="database_unavailable"
+            "the database is unavailable", code=ErrorCode.DATABASE_UNAVAILABLE
         ) from exc

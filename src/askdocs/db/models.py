@@ -55,6 +55,8 @@ class UserRow(Base):
     display_name: Mapped[str] = mapped_column(String(200), default="")
     platform_admin: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    # bumped by a password change (migration 0008): older tokens and sessions stop working
+    token_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class OrganisationRow(Base):

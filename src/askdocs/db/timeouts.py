@@ -11,10 +11,10 @@ import threading
 import time
 from typing import Any
 
-import psycopg
 from sqlalchemy import Engine, create_engine, event
 
 from askdocs.db import deadline
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ServiceUnavailable
 from askdocs.settings import DatabaseSettings
 
@@ -33,7 +33,9 @@ class DatabaseGate:
         with self._lock:
             down = time.monotonic() < self._down_until
         if down:
-            raise ServiceUnavailable("the database is unavailable", code="database_unavailable")
+            raise ServiceUnavailable(
+                "the database is unavailable", code=ErrorCode.DATABASE_UNAVAILABLE
+            )
 
     def trip(self) -> None:
         with self._lock:
@@ -72,6 +74,8 @@ def _bound_connect(engine: Engine, default_seconds: float) -> None:
                 lambda connection: connection.close(),
             )
         except TimeoutError as exc:
+            import psycopg  # here, not at import: a SQLite server never loads it (10 MB)
+
             raise psycopg.OperationalError(str(exc)) from exc
 
 

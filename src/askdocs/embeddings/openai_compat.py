@@ -16,7 +16,8 @@ import numpy as np
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.remote import JsonClient
 from askdocs.embeddings.remote_retry import RetryPolicy
-from askdocs.embeddings.vectors import BAD_RESPONSE, to_unit_rows
+from askdocs.embeddings.vectors import to_unit_rows
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
 
@@ -97,10 +98,14 @@ class OpenAICompatibleEmbedder:
     def _rows(self, answer: object, expected: int) -> list[object]:
         data = answer.get("data") if isinstance(answer, dict) else None
         if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
-            raise self._client.error("response has no 'data' list", BAD_RESPONSE)
+            raise self._client.error(
+                "response has no 'data' list", ErrorCode.EMBEDDING_BAD_RESPONSE
+            )
         indexes = [item.get("index", position) for position, item in enumerate(data)]
         if not all(type(i) is int for i in indexes) or sorted(indexes) != list(range(len(data))):
-            raise self._client.error("response 'index' values are not 0..n-1", BAD_RESPONSE)
+            raise self._client.error(
+                "response 'index' values are not 0..n-1", ErrorCode.EMBEDDING_BAD_RESPONSE
+            )
         ordered = sorted(zip(indexes, data, strict=True), key=lambda pair: pair[0])
         return [item.get("embedding") for _, item in ordered]
 

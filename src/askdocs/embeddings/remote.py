@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from askdocs.embeddings.remote_retry import RetryPolicy, Transient, parse_retry_after
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import EmbeddingError
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,11 @@ CONNECT_SECONDS = 10.0
 MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 MESSAGE_CHARS = 300
 USER_AGENT = "askdocs-embeddings"
-_STATUS_CODES = {401: "embedding_auth_failed", 403: "embedding_auth_failed"}
-_STATUS_CODES[429] = "embedding_rate_limited"
+_STATUS_CODES = {
+    401: ErrorCode.EMBEDDING_AUTH_FAILED,
+    403: ErrorCode.EMBEDDING_AUTH_FAILED,
+    429: ErrorCode.EMBEDDING_RATE_LIMITED,
+}
 
 
 class JsonClient:
@@ -93,7 +97,7 @@ class JsonClient:
             raise Transient(self._timeout(url, timeout)) from exc
         except httpx.HTTPError as exc:
             reason = f"could not reach {safe_url(url)}: {type(exc).__name__}: {exc}"
-            raise Transient(self.error(reason, "embedding_unreachable")) from exc
+            raise Transient(self.error(reason, ErrorCode.EMBEDDING_UNREACHABLE)) from exc
         if response.status_code >= 400:
             error = self._status_error(url, response, raw)
             if response.status_code == 429 or response.status_code >= 500:
@@ -101,7 +105,7 @@ class JsonClient:
             raise error
         return self._parse(raw)
 
-    def error(self, reason: str, code: str) -> EmbeddingError:
+    def error(self, reason: str, code: ErrorCode) -> EmbeddingError:
         """An EmbeddingError naming the provider, with any secret scrubbed out."""
         return EmbeddingError(
             scrub(f"{self.provider} embeddings: {reason}", self._secret), code=code
@@ -113,7 +117,7 @@ class JsonClient:
         for part in response.iter_bytes():
             size += len(part)
             if size > MAX_RESPONSE_BYTES:
-                raise self.error("response larger than 256 MiB", "embedding_bad_response")
+                raise self.error("response larger than 256 MiB", ErrorCode.EMBEDDING_BAD_RESPONSE)
             if time.monotonic() > deadline:
                 raise Transient(self._timeout(str(response.request.url), timeout))
             parts.append(part)
@@ -121,7 +125,7 @@ class JsonClient:
 
     def _timeout(self, url: str, timeout: float) -> EmbeddingError:
         reason = f"no answer from {safe_url(url)} within {timeout:g} s"
-        return self.error(reason, "embedding_timeout")
+        return self.error(reason, ErrorCode.EMBEDDING_TIMEOUT)
 
     def _status_error(self, url: str, response: httpx.Response, raw: bytes) -> EmbeddingError:
         status = response.status_code
@@ -129,7 +133,7 @@ class JsonClient:
         retry_after = response.headers.get("retry-after")
         if status == 429 and retry_after:
             reason += f" (retry after {retry_after[:20]} s)"
-        return self.error(reason, _STATUS_CODES.get(status, "embedding_http_error"))
+        return self.error(reason, _STATUS_CODES.get(status, ErrorCode.EMBEDDING_HTTP_ERROR))
 
     def _parse(self, raw: bytes) -> object:
         try:
@@ -137,7 +141,7 @@ class JsonClient:
         except ValueError as exc:
             preview = raw[:80].decode("utf-8", "replace")
             reason = f"response is not JSON: {preview!r}"
-            raise self.error(reason, "embedding_bad_response") from exc
+            raise self.error(reason, ErrorCode.EMBEDDING_BAD_RESPONSE) from exc
 
 
 def provider_message(raw: bytes) -> str:

@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from askdocs.error_codes import ErrorCode
+
 MINUTE = 60
+GUARD_FACTOR = 10  # a check altogether: 5 s at the default 0.5 s timeout
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,7 @@ class Counter:
     key: str
     limit: int
     expires_at: int  # epoch seconds when the window ends
-    code: str  # the error code when this counter is the one at its limit
+    code: ErrorCode  # the error code when this counter is the one at its limit
     what: str  # for the message: "the per-visitor burst limit"
     previous: str | None = None  # sliding window: the previous window's key
     previous_weight: float = 0.0  # the share of the previous window still counted
@@ -57,7 +60,19 @@ class RateLimitStore(Protocol):
         """The counters' current values (fixed windows), counting nothing."""
         ...
 
+    async def ping(self) -> None:
+        """Return when the store answers; raise when it does not (readiness)."""
+        ...
+
     async def close(self) -> None: ...
+
+
+def guard_seconds(limits_timeout_seconds: float) -> float:
+    """The bound on one check altogether, awaited on the event loop. A store keeps
+    ``ask.limits_timeout_seconds`` itself where it waits (Redis's socket, SQLite's busy
+    timeout), so a loaded event loop never counts against it; this only ends a check of a
+    store that neither answers nor fails."""
+    return GUARD_FACTOR * limits_timeout_seconds
 
 
 def burst_counter(visitor: str, limit: int, now: int) -> Counter:
@@ -67,7 +82,7 @@ def burst_counter(visitor: str, limit: int, now: int) -> Counter:
         f"burst:{visitor}:{window}",
         limit,
         (window + 2) * MINUTE,
-        "burst_limit",
+        ErrorCode.BURST_LIMIT,
         f"too many questions in a minute (limit {limit})",
         previous=f"burst:{visitor}:{window - 1}",
         previous_weight=(MINUTE - elapsed) / MINUTE,
@@ -86,21 +101,21 @@ def daily_counters(
             f"day:{day}:visitor:{site}:{visitor}",
             visitor_limit,
             reset,
-            "visitor_daily_limit",
+            ErrorCode.VISITOR_DAILY_LIMIT,
             f"you have asked {visitor_limit} questions today, the daily limit",
         ),
         Counter(
             f"day:{day}:site:{site}",
             site_limit,
             reset,
-            "site_daily_limit",
+            ErrorCode.SITE_DAILY_LIMIT,
             "this site has reached its daily number of questions",
         ),
         Counter(
             f"day:{day}:all",
             global_limit,
             reset,
-            "global_daily_limit",
+            ErrorCode.GLOBAL_DAILY_LIMIT,
             "the service has reached its daily number of questions",
         ),
     )

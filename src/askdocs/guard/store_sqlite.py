@@ -63,6 +63,13 @@ class SQLiteLimitsStore:
             db = self._connect()
             return tuple(_live_count(db, c.key, now) for c in counters)
 
+    async def ping(self) -> None:
+        await self._lane.run(self.ping_sync, abandon_on_cancel=True)
+
+    def ping_sync(self) -> None:
+        with self._lock:
+            self._connect().execute("SELECT count(*) FROM counters WHERE 0").fetchone()
+
     async def close(self) -> None:
         with self._lock:
             if self._db is not None:

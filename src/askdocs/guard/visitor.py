@@ -1,10 +1,10 @@
 """Visitor identity without storing addresses: a keyed hash of the client address.
 
 The id is HMAC-SHA256 over the address (IPv6: its /64 network, which one subscriber usually
-holds whole) with a secret key: from ``ask.visitor_hash_key``, else generated once and kept
-in ``<data dir>/visitor-hash-key``. Addresses are never stored or logged. Behind a reverse
-proxy, ``server.trusted_proxy_header`` names the header the proxy sets (e.g.
-``x-forwarded-for``); its right-most address, the one the proxy itself saw, is used.
+holds whole) with a secret key: the install's ``visitor`` key (``askdocs.keys``: from
+``ask.visitor_hash_key``, else stored in the database, so every replica counts a visitor
+under the same id). Addresses are never stored or logged. Behind a reverse proxy the
+address is the one ``server.trusted_proxies`` vouch for (``guard.proxies``).
 """
 
 from __future__ import annotations
@@ -12,32 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import secrets
-from collections.abc import Mapping
-from pathlib import Path
 
-from askdocs.auth.keys import write_secret_file
-from askdocs.settings import Settings
-
-KEY_FILE = "visitor-hash-key"
 UNKNOWN = "unknown"
-
-
-def visitor_key(settings: Settings) -> bytes:
-    configured = settings.ask.visitor_hash_key
-    if configured is not None and configured.get_secret_value():
-        return configured.get_secret_value().encode("utf-8")
-    return _persisted(settings.data_dir / KEY_FILE).encode("ascii")
-
-
-def client_address(peer: str | None, headers: Mapping[str, str], trusted_header: str | None) -> str:
-    """The address to identify: the trusted proxy header's right-most entry, else the peer."""
-    if trusted_header:
-        value = headers.get(trusted_header.lower(), "")
-        entries = [part.strip() for part in value.split(",") if part.strip()]
-        if entries:
-            return entries[-1]
-    return peer or UNKNOWN
 
 
 def visitor_id(key: bytes, address: str) -> str:
@@ -55,13 +31,3 @@ def _network(address: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
-
-
-def _persisted(path: Path) -> str:
-    try:
-        existing = path.read_text(encoding="ascii").strip()
-    except FileNotFoundError:
-        existing = ""
-    if len(existing) >= 32:
-        return existing
-    return write_secret_file(path, secrets.token_urlsafe(32))

@@ -19,9 +19,18 @@ import numpy.typing as npt
 
 from askdocs.errors import VectorStoreError
 from askdocs.index.types import HybridParams, QueryFilter, SparseVector
+from askdocs.settings import Quantization
 
 DENSE = "dense"
 SPARSE = "bm25"
+# Scalar quantization (``index.quantization = "int8"``), the same on both engines: each
+# dense component in int8 over the range of its 0.99 quantile, kept in memory; the float32
+# originals stay on disk and rescore OVERSAMPLING x limit int8 candidates per search.
+QUANTILE = 0.99
+OVERSAMPLING = 2.0
+# Segments are indexed (HNSW graph, int8 copy, compact files) from this size of vectors on:
+# every segment of a collection, so small collections search as large ones do.
+INDEXING_THRESHOLD_KB = 1
 FloatArray = npt.NDArray[np.float32]
 TermIds = npt.NDArray[np.uint32]
 
@@ -191,6 +200,9 @@ class Backend(Protocol):
 
     can_derive: bool
     """Whether ``derive`` is cheap (a file copy) rather than a full rewrite."""
+
+    quantization: Quantization
+    """How the collections it creates store dense vectors (``index.quantization``)."""
 
     def create(self, name: str, dimension: int | None) -> None:
         """Create an empty collection (removing a partial one of the same name)."""

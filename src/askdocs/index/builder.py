@@ -93,7 +93,8 @@ def build_index(
         hashes = {s: h for s, h in (source.site_hashes if source else {}).items() if s != site}
         if own:
             hashes[site] = site_hash(own)
-        name = collection_name(model, corpus_hash(hashes, lexical_version))
+        storage = store.backend.quantization
+        name = collection_name(model, corpus_hash(hashes, lexical_version, storage))
         store.sweep(keep={name})  # partial and superseded collections a crash left behind
         if current is not None and current.name == name:
             return _result(current, site, started, 0, _reused(current, site, embedder), True)

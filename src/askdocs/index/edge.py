@@ -57,6 +57,7 @@ from askdocs.index.files import (
 from askdocs.index.naming import PREFIX
 from askdocs.index.ownership import is_askdocs_name
 from askdocs.index.types import QueryFilter
+from askdocs.settings import Quantization
 
 POINTER_PREFIX = "CURRENT-"
 _TRASH = ".trash-"
@@ -87,8 +88,9 @@ class _Handle:
 class EdgeBackend:
     """Qdrant Edge shards in ``root`` (``<data_dir>/index``)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, quantization: Quantization = "int8") -> None:
         self.root = root
+        self.quantization: Quantization = quantization  # of the collections it writes
         self._collections = root / "collections"
         try:
             self._collections.mkdir(parents=True, exist_ok=True)
@@ -96,6 +98,7 @@ class EdgeBackend:
             raise VectorStoreError(f"cannot create the index folder {root}: {exc}") from exc
         self._handles: dict[str, _Handle] = {}
         self._lock = threading.Lock()
+        self._closed = False  # a closed backend opens no shard again
 
     # -- locks and pointers ------------------------------------------------------------
 
@@ -147,7 +150,9 @@ class EdgeBackend:
         folder = self._fresh_folder(name)
         (folder / "shard").mkdir()
         with _engine(name, "create"):
-            shard = qe.EdgeShard.create(str(folder / "shard"), conv.config(dimension))
+            shard = qe.EdgeShard.create(
+                str(folder / "shard"), conv.config(dimension, self.quantization)
+            )
             for operation in conv.payload_indexes():
                 shard.update(operation)
         with self._lock:
@@ -162,7 +167,9 @@ class EdgeBackend:
         _io(lambda: copy_tree(self._collections / source / "shard", folder / "shard",
                               skip=_NOT_COPIED), f"copy {source}")  # fmt: skip
         with _engine(name, "open the copy of"):
-            shard = qe.EdgeShard.load(str(folder / "shard"), conv.config(dimension))
+            shard = qe.EdgeShard.load(
+                str(folder / "shard"), conv.config(dimension, self.quantization)
+            )
             for operation in conv.payload_indexes():  # a copy of an older shard gains new ones
                 shard.update(operation)
         with self._lock:
@@ -274,6 +281,8 @@ class EdgeBackend:
 
     def _open(self, name: str) -> _Handle:
         with self._lock:
+            if self._closed:
+                raise CollectionGone(f"collection {name}: the index store is closed")
             handle = self._handles.get(name)
             if handle is not None:
                 return handle
@@ -331,6 +340,7 @@ class EdgeBackend:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             handles = list(self._handles.values())
             self._handles.clear()
         for handle in handles:

@@ -10,6 +10,9 @@ import qdrant_edge as qe
 
 from askdocs.index.backend import (
     DENSE,
+    INDEXING_THRESHOLD_KB,
+    OVERSAMPLING,
+    QUANTILE,
     SPARSE,
     PointRecord,
     QuerySpec,
@@ -21,16 +24,37 @@ from askdocs.index.backend import (
 )
 from askdocs.index.payload import INDEXED_FIELDS
 from askdocs.index.types import QueryFilter, SparseVector
+from askdocs.settings import Quantization
 
 
-def config(dimension: int | None) -> qe.EdgeConfig:
-    dense = (
-        {DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)}
-        if dimension
-        else None
-    )
+def config(dimension: int | None, quantization: Quantization) -> qe.EdgeConfig:
+    """The shard's schema. With int8 quantization the float32 originals are ``Cold``
+    (mapped, read only where a search rescores), the int8 copies ``Pinned`` in memory."""
+    dense = {DENSE: _dense(dimension, quantization)} if dimension else None
     sparse = {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
-    return qe.EdgeConfig(vectors=dense, sparse_vectors=sparse, wal_enabled=False)
+    optimizers = qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_THRESHOLD_KB)
+    return qe.EdgeConfig(
+        vectors=dense, sparse_vectors=sparse, optimizers=optimizers, wal_enabled=False
+    )
+
+
+def _dense(dimension: int, quantization: Quantization) -> qe.EdgeVectorParams:
+    if quantization == "none":
+        return qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)
+    int8 = qe.ScalarQuantizationConfig(qe.ScalarType.Int8, QUANTILE, memory=qe.Memory.Pinned)
+    return qe.EdgeVectorParams(
+        size=dimension,
+        distance=qe.Distance.Cosine,
+        quantization_config=int8,
+        memory=qe.Memory.Cold,
+    )
+
+
+# Where a collection has int8 copies, candidates come from them and are rescored with the
+# float32 originals; elsewhere the engine ignores this.
+RESCORED = qe.SearchParams(
+    quantization=qe.QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING)
+)
 
 
 def payload_indexes() -> list[qe.UpdateOperation]:
@@ -80,6 +104,8 @@ def to_filter(wanted: QueryFilter) -> qe.Filter | None:
         must.append(qe.FieldCondition("locale", match=qe.MatchAny(list(wanted.locales))))
     if wanted.audience is not None:
         must.append(qe.FieldCondition("audience", match=qe.MatchValue(wanted.audience)))
+    if wanted.group is not None:
+        must.append(qe.FieldCondition("group", match=qe.MatchValue(wanted.group)))
     if wanted.exclude_kind is not None:
         kind = qe.FieldCondition("kind", match=qe.MatchValue(wanted.exclude_kind))
         return qe.Filter(must=must, must_not=[kind])
@@ -97,16 +123,19 @@ def query_requests(spec: QuerySpec) -> tuple[list[qe.QueryRequest], bool]:
     if dense is not None and lexical is not None:
         p = spec.params
         prefetches = [
-            qe.Prefetch(limit=p.prefetch, query=dense, filter=flt),
+            qe.Prefetch(limit=p.prefetch, query=dense, filter=flt, params=RESCORED),
             qe.Prefetch(limit=p.prefetch, query=lexical, filter=flt),
         ]
         rrf = qe.Fusion.Rrf(k=p.rrf_k, weights=[p.dense_weight, p.lexical_weight])
         # the stubs of qdrant-edge-py 0.9.0 leave Fusion.Rrf out of the query union
         main = qe.QueryRequest(limit=spec.limit, prefetches=prefetches, query=rrf, **common)  # type: ignore[arg-type]
-        scores = qe.QueryRequest(limit=p.prefetch, query=dense, filter=flt, with_payload=False)
+        scores = qe.QueryRequest(
+            limit=p.prefetch, query=dense, filter=flt, with_payload=False, params=RESCORED
+        )
         return [main, scores], True
-    only = dense if dense is not None else lexical
-    return [qe.QueryRequest(limit=spec.limit, query=only, **common)], False
+    if dense is not None:
+        return [qe.QueryRequest(limit=spec.limit, query=dense, params=RESCORED, **common)], False
+    return [qe.QueryRequest(limit=spec.limit, query=lexical, **common)], False
 
 
 def raw_result(results: list[list[qe.ScoredPoint]], fused: bool, spec: QuerySpec) -> RawResult:

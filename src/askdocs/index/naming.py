@@ -4,9 +4,15 @@ A collection is named ``docs_{model-slug}_{model-hash8}_{corpus-hash12}`` (seed 
 
 * the model is part of the name because vectors of different models are not comparable;
 * the corpus hash covers every chunk of every site in the collection (through one
-  fingerprint per site) plus ``INDEX_VERSION``, the chunker's ``CHUNKER_VERSION`` and the
-  lexical analysis version, so any doc edit, any change to the point layout, the chunking
-  or the BM25 tokenisation gives a new name.
+  fingerprint per site) plus ``INDEX_VERSION``, the chunker's ``CHUNKER_VERSION``, the
+  lexical analysis version and the storage layout (quantization), so any doc edit, any
+  change to the point layout, the chunking, the BM25 tokenisation or the quantization
+  gives a new name.
+
+On a Qdrant server several installs may share, the names are scoped by the install
+(``scoped_name``): ``docs_{scope}_{model-slug}_{model-hash8}_{corpus-hash12}`` with the
+alias ``docs_{scope}_{model-slug}_{model-hash8}_current``, ``scope`` ten hex digits of the
+install id's hash, so two installs (even of the same docs) never share a name or an alias.
 """
 
 from __future__ import annotations
@@ -69,6 +75,29 @@ def model_key_of(name: str) -> str | None:
     return f"{match.group(1)}_{match.group(2)}" if match else None
 
 
+def scope_of(install: str) -> str:
+    """The install's part of its names on a shared server: 10 hex digits of its id's hash."""
+    return _sha(f"askdocs-install:{install}")[:10]
+
+
+def scoped_name(scope: str, name: str) -> str:
+    """``docs_{model}_{h8}_{h12}`` as the install ``scope`` names it on a shared server."""
+    return f"{PREFIX}_{scope}_{name.removeprefix(PREFIX + '_')}"
+
+
+def unscoped_name(scope: str, physical: str) -> str | None:
+    """The collection name a scoped server name stands for; None for another scope's."""
+    head = f"{PREFIX}_{scope}_"
+    if not physical.startswith(head):
+        return None
+    name = f"{PREFIX}_{physical.removeprefix(head)}"
+    return name if model_key_of(name) is not None else None
+
+
+def alias_name(scope: str, model_key: str) -> str:
+    return f"{PREFIX}_{scope}_{model_key}_current"
+
+
 def point_id(site: str, chunk_id: str) -> str:
     """A UUID-formatted SHA-256 of ``site:chunk_id``: stable across runs and collections."""
     digest = hashlib.sha256(f"{site}:{chunk_id}".encode()).digest()
@@ -87,10 +116,12 @@ def site_hash(chunks: Iterable[Chunk]) -> str:
     return _sha("\n".join(lines))
 
 
-def corpus_hash(site_hashes: Mapping[str, str], lexical_version: str) -> str:
-    """The collection's content hash: every site's fingerprint plus the versions."""
+def corpus_hash(site_hashes: Mapping[str, str], lexical_version: str, storage: str) -> str:
+    """The collection's content hash: every site's fingerprint plus the versions and the
+    ``storage`` layout (``index.quantization``: switching it writes a new collection)."""
     sites = "\n".join(f"{site} {digest}" for site, digest in sorted(site_hashes.items()))
-    return _sha(f"{INDEX_VERSION}\n{CHUNKER_VERSION}\n{lexical_version}\n{sites}")
+    versions = f"{INDEX_VERSION}\n{CHUNKER_VERSION}\n{lexical_version}\n{storage}"
+    return _sha(f"{versions}\n{sites}")
 
 
 def _sha(text: str) -> str:

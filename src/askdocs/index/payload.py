@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from askdocs.corpus.groups import GENERAL
 from askdocs.errors import VectorStoreError
 from askdocs.types import AUDIENCES, Chunk
 
@@ -26,10 +27,11 @@ _STR_FIELDS = (
     "locale",
     "text",
     "context",
+    "group",
 )
 # keyword indexes: filters on these never read every payload (search's unknown-name probes
 # exclude changelogs: 13 ms per probe call on fastapi-docs without the "kind" index, 0.7 with)
-INDEXED_FIELDS: tuple[str, ...] = ("site", "locale", "audience", "kind")
+INDEXED_FIELDS: tuple[str, ...] = ("site", "locale", "audience", "kind", "group")
 
 
 def fingerprint_payload(chunk: Chunk) -> dict[str, PayloadValue]:
@@ -59,6 +61,7 @@ def chunk_from_payload(payload: Mapping[str, Any]) -> Chunk:
             raise ValueError(f"unknown audience {audience!r}")
         strings = {name: str(payload.get(name, "")) for name in _STR_FIELDS if name != "context"}
         strings["context"] = str(payload.get("context", ""))
+        strings["group"] = str(payload.get("group", GENERAL))
         strings["kind"] = str(payload.get("kind", "guide"))
         trail = tuple(str(item) for item in payload["heading_trail"])
         return Chunk(**strings, heading_trail=trail, audience=audience, part=int(payload["part"]))

@@ -56,6 +56,8 @@ def filter_of(wanted: QueryFilter) -> models.Filter | None:
         must.append(
             models.FieldCondition(key="audience", match=models.MatchValue(value=wanted.audience))
         )
+    if wanted.group is not None:
+        must.append(models.FieldCondition(key="group", match=models.MatchValue(value=wanted.group)))
     if wanted.exclude_kind is not None:
         kind = models.FieldCondition(key="kind", match=models.MatchValue(value=wanted.exclude_kind))
         return models.Filter(must=must, must_not=[kind])

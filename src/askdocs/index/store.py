@@ -22,6 +22,7 @@ from askdocs.index.backend import Backend, CollectionGone, Manifest, QuerySpec, 
 from askdocs.index.edge import EdgeBackend
 from askdocs.index.naming import ModelSpec, point_id
 from askdocs.index.payload import chunk_from_payload
+from askdocs.index.shared import Coordination
 from askdocs.index.types import (
     CollectionInfo,
     HybridParams,
@@ -34,6 +35,7 @@ from askdocs.settings import Settings
 
 log = logging.getLogger(__name__)
 TERMS_RETRY_SECONDS = 60.0  # after a failed read of a collection's term ids
+CLOSE_JOIN_SECONDS = 30.0  # how long ``close`` waits for a term-id read to see the close
 
 
 class IndexStore:
@@ -184,7 +186,12 @@ class IndexStore:
                     self._drop(name)
 
     def close(self) -> None:
+        """Close the backend, then wait for the term-id reads to end: they fail at their
+        next engine call. No engine call may still run when the interpreter exits (a
+        Qdrant Edge call returning during finalisation aborts the process)."""
+        self._terms.stop()
         self.backend.close()
+        self._terms.join(CLOSE_JOIN_SECONDS)
 
 
 class TermSets:
@@ -197,21 +204,38 @@ class TermSets:
         self._ready: dict[tuple[str, QueryFilter], TermIds] = {}
         self._reading: set[tuple[str, QueryFilter]] = set()
         self._failed: dict[tuple[str, QueryFilter], float] = {}
+        self._threads: list[threading.Thread] = []
+        self._stopped = False
         self._lock = threading.Lock()
 
     def get(self, name: str, filter: QueryFilter) -> TermIds | None:
         key = (name, filter)
         with self._lock:
             found = self._ready.get(key)
-            if found is not None or key in self._reading:
+            if found is not None or key in self._reading or self._stopped:
                 return found
             if time.monotonic() - self._failed.get(key, -TERMS_RETRY_SECONDS) < TERMS_RETRY_SECONDS:
                 return None
             self._reading.add(key)
-        threading.Thread(
-            target=self._read, args=(key,), name="askdocs-term-ids", daemon=True
-        ).start()
+            thread = threading.Thread(
+                target=self._read, args=(key,), name="askdocs-term-ids", daemon=True
+            )
+            self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
         return None
+
+    def stop(self) -> None:
+        """Start no more reads (the store is closing)."""
+        with self._lock:
+            self._stopped = True
+
+    def join(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds in all for the reads under way to end."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def forget(self, keep: set[str]) -> None:
         """Let go of the term ids of collections not in ``keep``."""
@@ -243,16 +267,19 @@ def holds_any(known: TermIds, term: SparseVector) -> bool:
     return bool(np.any(known[found[inside]] == wanted[inside]))
 
 
-def open_store(settings: Settings, *, read_only: bool = False) -> IndexStore:
-    """The configured store: a Qdrant server when ``index.qdrant_url`` is set, else Qdrant
-    Edge shards under ``<data_dir>/index``."""
+def open_store(
+    settings: Settings, *, read_only: bool = False, coordination: Coordination | None = None
+) -> IndexStore:
+    """The configured store: a Qdrant server when ``index.qdrant_url`` is set (shared by the
+    install's replicas through ``coordination``, see ``index.shared``), else Qdrant Edge
+    shards under ``<data_dir>/index`` (each process's own)."""
     root = Path(settings.data_dir) / "index"
     if settings.index.qdrant_url:
         from askdocs.index.server import QdrantBackend  # optional path, imported on use
 
-        backend: Backend = QdrantBackend.connect(settings.index, root)
+        backend: Backend = QdrantBackend.connect(settings.index, root, coordination)
     else:
-        backend = EdgeBackend(root)
+        backend = EdgeBackend(root, settings.index.quantization)
     return IndexStore(backend, read_only=read_only, resume_dir=root)
 
 

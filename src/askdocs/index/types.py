@@ -18,8 +18,9 @@ class QueryFilter:
     locales: tuple[str, ...] | None = None
     audience: str | None = None
     exclude_kind: str | None = None  # leave out points of this page kind ("changelog")
+    group: str | None = None  # only points of pages in this group (corpus.groups)
 
-    FIELDS = ("site", "locale", "audience", "kind")  # the payload fields a filter reads
+    FIELDS = ("site", "locale", "audience", "kind", "group")  # the payload fields it reads
 
     def admits(self, payload: Mapping[str, Any]) -> bool:
         """Whether a point with this payload (at least ``FIELDS``) passes the filter, as
@@ -29,6 +30,7 @@ class QueryFilter:
             and (self.locales is None or payload.get("locale") in self.locales)
             and (self.audience is None or payload.get("audience") == self.audience)
             and (self.exclude_kind is None or payload.get("kind") != self.exclude_kind)
+            and (self.group is None or payload.get("group") == self.group)
         )
 
 

@@ -4,8 +4,16 @@ work go first."""
 
 from __future__ import annotations
 
-from askdocs.indexing.indexer import Indexer, Job, Outcome
+from askdocs.indexing.indexer import CheckedSite, Indexer, Job, Outcome
 from askdocs.indexing.monitor import ActivityMonitor
 from askdocs.indexing.progress import ProgressView, SiteProgress
 
-__all__ = ["ActivityMonitor", "Indexer", "Job", "Outcome", "ProgressView", "SiteProgress"]
+__all__ = [
+    "ActivityMonitor",
+    "CheckedSite",
+    "Indexer",
+    "Job",
+    "Outcome",
+    "ProgressView",
+    "SiteProgress",
+]

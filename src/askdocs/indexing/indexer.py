@@ -11,7 +11,9 @@ One daemon thread runs index work, one piece at a time:
    ``trigger()`` runs it now. Each check re-reads the docs (edits show up) and indexes for
    the engine's current embedder.
 
-Every piece reports into its site's ``SiteProgress`` (``progress(site)``, ``status()``).
+Every piece reports into its site's ``SiteProgress`` (``progress(site)``, ``status()``), and
+every site a periodic check indexed is handed to the ``watch``-ers as a ``CheckedSite``
+(the admin index-run log records it).
 ``stop()`` ends the running piece at its next batch (builds are resumable: every embedded
 batch is kept) and drops the queued ones.
 """
@@ -25,6 +27,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Protocol
 
 from askdocs.errors import AskDocsError
@@ -54,6 +57,22 @@ class Outcome:
 
 
 Done = Callable[[Outcome], None]
+
+
+@dataclass(frozen=True)
+class CheckedSite:
+    """One site a periodic check indexed: its report (the engine's, for this site) or the
+    error, and when it started and ended (UTC)."""
+
+    site: str
+    phase: Phase  # done, failed or stopped
+    started: datetime
+    finished: datetime
+    report: object = None
+    error: str | None = None
+
+
+Watcher = Callable[[CheckedSite], None]
 
 
 @dataclass
@@ -86,6 +105,7 @@ class Indexer:
         self.runs = 0  # periodic checks finished
         self.failures = 0
         self.last_error: str | None = None
+        self._watchers: list[Watcher] = []
 
     @classmethod
     def from_settings(cls, engine: Checkable, settings: IndexSettings) -> Indexer:
@@ -146,6 +166,11 @@ class Indexer:
         with self._lock:
             self._due = 0.0
             self._wake.notify_all()
+
+    def watch(self, watcher: Watcher) -> None:
+        """Hand every site a periodic check indexes to ``watcher`` (on the indexer's thread)."""
+        with self._lock:
+            self._watchers.append(watcher)
 
     def stop(self, timeout: float | None = None) -> None:
         """End the running piece at its next batch, drop queued jobs, wait ``timeout``."""
@@ -208,10 +233,12 @@ class Indexer:
     def _check(self) -> None:
         """One periodic ``ensure_indexed``; the sites it touched end done or failed."""
         touched: dict[str, SiteProgress] = {}
+        started: dict[str, datetime] = {}
 
         def report_for(site: str) -> Report:
             with self._lock:
                 touched[site] = progress = self._progress(site)
+            started[site] = datetime.now(UTC)
             progress.started()
             return progress.report
 
@@ -220,7 +247,25 @@ class Indexer:
             if outcome.phase == "done":
                 progress.mark_ready()
             progress.ended(outcome.phase, outcome.error)
+        self._tell_watchers(outcome, started)
         self._checked_once(outcome)
+
+    def _tell_watchers(self, outcome: Outcome, started: dict[str, datetime]) -> None:
+        reports = outcome.result if isinstance(outcome.result, list) else []
+        by_site = {getattr(report, "site", None): report for report in reports}
+        finished = datetime.now(UTC)
+        with self._lock:
+            watchers = list(self._watchers)
+        for site, began in started.items():
+            report = by_site.get(site)
+            phase: Phase = "done" if report is not None else outcome.phase
+            error = None if report is not None else outcome.error
+            checked = CheckedSite(site, phase, began, finished, report, error)
+            for watcher in watchers:
+                try:
+                    watcher(checked)
+                except Exception:  # a thread boundary: the check must still end
+                    log.exception("a watcher of %s's index run failed", site)
 
     def _checked_once(self, outcome: Outcome) -> None:
         recheck, retry = self._delays[1:]

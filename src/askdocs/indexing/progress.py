@@ -16,6 +16,7 @@ from typing import Literal
 
 import anyio.to_thread
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import IndexBuilding, ServiceUnavailable
 
 Phase = Literal["idle", "queued", "running", "done", "failed", "stopped"]
@@ -125,5 +126,5 @@ class SiteProgress:
             raise ServiceUnavailable(
                 f"indexing {self.site} failed: {self.error}; check the docs folder "
                 "and the server log, then restart the MCP server",
-                code="index_failed",
+                code=ErrorCode.INDEX_FAILED,
             )

@@ -33,6 +33,7 @@ class CorpusSnapshot:
     # (root, dialect, why) per root, and each read file's dialect diagnostics
     dialects: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
     diagnostics: tuple[tuple[str, Diagnostics], ...] = field(default=(), repr=False, compare=False)
+    pending: tuple[str, ...] = ()  # files not parsed within the read's budget (left out)
 
     @classmethod
     def build(

@@ -1,4 +1,7 @@
-"""Admin tools over MCP (server mode): changes a person approves through elicitation.
+"""Admin tools over MCP (server mode), generated from the admin operation table
+(``admin.table``): every proposal is a ``propose_*`` tool a person approves through
+elicitation, every read and action a tool of its own name; each tool's input schema is its
+operation's argument model.
 
 The tools call the API's ``/api/v1/admin`` operations as the caller, so gates, grants and
 confirmation tokens are exactly those of REST; only the tools the caller is granted are
@@ -9,8 +12,13 @@ MCP elicitation, showing the summary and diff. Only if they accept does this ser
 it with the confirmation token, which never reaches the model: the tool returns the
 outcome (``applied``, ``declined``). A client without elicitation gets ``needs_approval``
 with the summary, the id of a stored proposal and ``applyUrl``: the web page where the
-person (signed in) applies or discards it; nothing is applied here. ``reindex_site`` and
-``list_index_runs`` are single-step, as over REST.
+person (signed in) applies or discards it; nothing is applied here. ``change`` is that one
+elicitation wrapper, shared by every proposal tool.
+
+The apply after an accepted elicitation carries an approval proof this server mints with
+the deployment's key (``askdocs.auth.approval``): the MCP token alone cannot apply, so the
+person's answer is what the API enforces, not just what this process asks. Every URL comes
+from ``routes.api_path`` (ids checked and quoted).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import anyio
 from mcp.server.elicitation import render_elicitation_schema
@@ -35,9 +43,15 @@ from mcp_types import (
 from mcp_types.version import is_version_at_least
 from pydantic import BaseModel, Field
 
+from askdocs.admin.models import Args, as_args
+from askdocs.admin.results import Result
+from askdocs.admin.table import TABLE, Action, AnyOperation, Change, Read
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, InvalidInput, RateLimited
+from askdocs.mcp import routes
 from askdocs.mcp.backend import Call
 from askdocs.mcp.errors import describe
+from askdocs.wire import JsonDict
 
 if TYPE_CHECKING:  # httpx loads only in server mode (local stdio starts faster)
     from askdocs.mcp.remote import RemoteBackend
@@ -48,24 +62,13 @@ MRTR_VERSION = "2026-07-28"  # from this protocol version questions ride InputRe
 
 Status = Literal["applied", "declined", "needs_approval"]
 CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+ACTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 NO_ELICITATION = (
     "This MCP client cannot ask the person to confirm (it does not support elicitation), "
     "so nothing was changed. Tell the person what the change would do and give them "
     "applyUrl: they apply or discard it there, signed in to askdocs."
 )
-
-SiteId = Annotated[str, Field(min_length=1, max_length=63, description="The site's id.")]
-PagePath = Annotated[
-    str, Field(min_length=1, max_length=500, description="Page path, e.g. guide/install.md.")
-]
-Content = Annotated[
-    str, Field(max_length=1_000_000, description="The page's complete new Markdown.")
-]
-OrgId = Annotated[
-    str | None,
-    Field(max_length=100, description="Organisation id; only needed if you belong to several."),
-]
 
 
 class Approval(BaseModel):
@@ -85,15 +88,12 @@ class ChangeOutput(BaseModel):
     applyUrl: str | None = Field(
         default=None, description="Set with needs_approval: where the person applies it."
     )
-    result: dict[str, Any] | None = Field(default=None, description="What applying wrote.")
+    result: JsonDict | None = Field(default=None, description="What applying wrote.")
     next: str | None = Field(default=None, description="What to tell the person.")
 
 
-class AdminOutput(BaseModel):
-    data: dict[str, Any]
-
-
 CallFactory = Callable[[Context[Any, Any]], Call]
+Tool = tuple[AnyOperation, Callable[..., Awaitable[Any]], ToolAnnotations]
 APPROVAL_KEY = "approval"
 PENDING_SECONDS = DECISION_SECONDS
 MAX_PENDING = 1000
@@ -105,7 +105,7 @@ class Pending:
 
     caller: str
     operation: str
-    body: dict[str, Any]
+    body: JsonDict
     token: str = field(repr=False)
     summary: str
     diff: str | None
@@ -114,13 +114,16 @@ class Pending:
         text = f"askdocs wants to make this change ({self.operation}):\n\n{self.summary}"
         return f"{text}\n\n{self.diff}" if self.diff else text
 
-    def output(self, status: Status, **extra: Any) -> ChangeOutput:
+    def output(
+        self, status: Status, *, result: JsonDict | None = None, next: str | None = None
+    ) -> ChangeOutput:
         return ChangeOutput(
             status=status,
             operation=self.operation,
             summary=self.summary,
             diff=self.diff,
-            **extra,
+            result=result,
+            next=next,
         )
 
 
@@ -181,22 +184,24 @@ class AdminTools:
             raise ToolError(describe(exc)) from exc
 
     async def granted(self, call: Call) -> set[str]:
-        data = await self.remote.admin(call, "GET", "/grants/mine")
+        data = await self.remote.call_api(call, "GET", routes.GRANTS_MINE)
         return {str(tool) for tool in data.get("tools") or ()}
 
     async def change(
-        self, ctx: Context[Any, Any], operation: str, slug: str, args: dict[str, Any]
+        self, ctx: Context[Any, Any], op: Change[Any, Any], arguments: Args
     ) -> ChangeOutput | InputRequiredResult:
         """Propose, ask the person, apply on acceptance. On 2026-07-28 the question rides an
         ``InputRequiredResult`` and the client's retry carries the answer (``request_state``
         holds only a pending id; the token stays here); earlier versions ask mid-call."""
         call = self.make_call(ctx)
-        body = {key: value for key, value in args.items() if value is not None}
+        operation, slug, body = op.name, op.slug, as_args(arguments)
         if ctx.request_state is not None:
             return await self._decided(ctx, call, operation, slug, body)
         if not can_elicit(ctx):
             return await self._stored(call, operation, slug, body)
-        proposed = await self.remote.admin(call, "POST", f"/proposals/{slug}", body)
+        proposed = await self.remote.call_api(
+            call, "POST", routes.PROPOSE, ids={"operation": slug}, body=body
+        )
         proposal = Pending(
             caller=call.auth.sub if call.auth else "",
             operation=operation,
@@ -211,9 +216,7 @@ class AdminTools:
         approved = answer.action == "accept" and answer.data.apply
         return await self._finish(call, slug, proposal, approved)
 
-    async def _stored(
-        self, call: Call, operation: str, slug: str, body: dict[str, Any]
-    ) -> ChangeOutput:
+    async def _stored(self, call: Call, operation: str, slug: str, body: JsonDict) -> ChangeOutput:
         """No elicitation: the change is stored for the person to apply on the web."""
         stored = await self.remote.store_proposal(call, slug, body)
         return ChangeOutput(
@@ -227,7 +230,7 @@ class AdminTools:
         )
 
     async def _decided(
-        self, ctx: Context[Any, Any], call: Call, operation: str, slug: str, body: dict[str, Any]
+        self, ctx: Context[Any, Any], call: Call, operation: str, slug: str, body: JsonDict
     ) -> ChangeOutput:
         proposal = self.pending.take(str(ctx.request_state))
         caller = call.auth.sub if call.auth else ""
@@ -238,7 +241,7 @@ class AdminTools:
         ):
             raise InvalidInput(
                 "this approval does not belong to a pending change; propose it again",
-                code="proposal_unknown",
+                code=ErrorCode.PROPOSAL_UNKNOWN,
             )
         answer = (ctx.input_responses or {}).get(APPROVAL_KEY)
         approved = (
@@ -253,105 +256,42 @@ class AdminTools:
     ) -> ChangeOutput:
         if not approved:
             return proposal.output("declined", next="The person declined; nothing was changed.")
-        body = {**proposal.body, "confirmationToken": proposal.token}
-        applied = await self.remote.admin(call, "POST", f"/apply/{slug}", body)
+        applied = await self.remote.apply_approved(call, slug, proposal.body, proposal.token)
         return proposal.output("applied", result=applied)
 
-    async def propose_write_page(
-        self,
-        siteId: SiteId,
-        path: PagePath,
-        content: Content,
-        ctx: Context[Any, Any],
-        organisationId: OrgId = None,
-    ) -> ChangeOutput | InputRequiredResult:
-        """Create or replace one Markdown page of a site with its full new text. The person
-        is shown the diff and asked to approve; only then is the page written."""
-        args: dict[str, Any] = {"siteId": siteId, "path": path, "content": content}
-        args["organisationId"] = organisationId
-        return await self.guard(
-            "propose_write_page", self.change(ctx, "WritePage", "write-page", args)
+    def proposer(self, op: Change[Any, Any]) -> Callable[..., Awaitable[Any]]:
+        """The ``propose_*`` tool of ``op``: propose, ask the person, apply on acceptance."""
+        name = op.tools[0]
+
+        async def propose(
+            arguments: Args, ctx: Context[Any, Any]
+        ) -> ChangeOutput | InputRequiredResult:
+            return await self.guard(name, self.change(ctx, op, arguments))
+
+        return propose
+
+    def single(self, op: Read[Any, Any] | Action[Any, Any]) -> Callable[..., Awaitable[Any]]:
+        """The tool of a read or an action: one call of its REST operation."""
+        route, ids = (
+            (routes.READ if isinstance(op, Read) else routes.ACTION),
+            {"operation": op.slug},
         )
 
-    async def propose_delete_page(
-        self,
-        siteId: SiteId,
-        path: PagePath,
-        ctx: Context[Any, Any],
-        organisationId: OrgId = None,
-    ) -> ChangeOutput | InputRequiredResult:
-        """Delete one page of a site, after the person approves."""
-        args = {"siteId": siteId, "path": path, "organisationId": organisationId}
-        return await self.guard(
-            "propose_delete_page", self.change(ctx, "DeletePage", "delete-page", args)
-        )
+        async def run(arguments: Args, ctx: Context[Any, Any]) -> Result:
+            call = self.make_call(ctx)
+            work = self.remote.call_api(call, "POST", route, ids=ids, body=as_args(arguments))
+            result: Result = op.result.model_validate(await self.guard(op.name, work))
+            return result
 
-    async def propose_create_site(
-        self,
-        id: SiteId,
-        name: Annotated[str, Field(min_length=1, max_length=200)],
-        ctx: Context[Any, Any],
-        public: bool | None = None,
-        hostnames: list[str] | None = None,
-        organisationId: OrgId = None,
-    ) -> ChangeOutput | InputRequiredResult:
-        """Create a documentation site in your organisation, after the person approves."""
-        args: dict[str, Any] = {"id": id, "name": name, "public": public, "hostnames": hostnames}
-        args["organisationId"] = organisationId
-        return await self.guard(
-            "propose_create_site", self.change(ctx, "CreateSite", "create-site", args)
-        )
+        return run
 
-    async def propose_update_site(
-        self,
-        siteId: SiteId,
-        ctx: Context[Any, Any],
-        name: str | None = None,
-        public: bool | None = None,
-        hostnames: list[str] | None = None,
-        askEnabled: bool | None = None,
-        organisationId: OrgId = None,
-    ) -> ChangeOutput | InputRequiredResult:
-        """Change a site's settings (omitted fields stay as they are), after the person
-        approves."""
-        args: dict[str, Any] = {"siteId": siteId, "name": name, "public": public}
-        args |= {"hostnames": hostnames}
-        args |= {"askEnabled": askEnabled, "organisationId": organisationId}
-        return await self.guard(
-            "propose_update_site", self.change(ctx, "UpdateSite", "update-site", args)
-        )
-
-    async def reindex_site(
-        self,
-        siteId: SiteId,
-        ctx: Context[Any, Any],
-        organisationId: OrgId = None,
-    ) -> AdminOutput:
-        """Re-index one site now (runs in the background; see list_index_runs)."""
-        params = {"organisationId": organisationId}
-        call = self.make_call(ctx)
-        work = self.remote.admin(call, "POST", f"/sites/{siteId}/reindex", params=params)
-        return AdminOutput(data=await self.guard("reindex_site", work))
-
-    async def list_index_runs(
-        self,
-        ctx: Context[Any, Any],
-        siteId: SiteId | None = None,
-        limit: Annotated[int, Field(ge=1, le=100)] = 20,
-        organisationId: OrgId = None,
-    ) -> AdminOutput:
-        """List recent index runs of your sites: when, who started them, outcome."""
-        params = {"siteId": siteId, "limit": limit, "organisationId": organisationId}
-        work = self.remote.admin(self.make_call(ctx), "GET", "/runs", params=params)
-        return AdminOutput(data=await self.guard("list_index_runs", work))
-
-    def tools(self) -> dict[str, tuple[Callable[..., Awaitable[Any]], ToolAnnotations]]:
-        """Tool name -> (body, annotations); each name is also the grant it needs."""
-        return {
-            "propose_write_page": (self.propose_write_page, CHANGES),
-            "propose_delete_page": (self.propose_delete_page, CHANGES),
-            "propose_create_site": (self.propose_create_site, CHANGES),
-            "propose_update_site": (self.propose_update_site, CHANGES),
-            "reindex_site": (self.reindex_site, CHANGES),
-            "list_index_runs": (self.list_index_runs, READS),
-        }
+    def tools(self) -> dict[str, Tool]:
+        """Tool name -> (operation, body, annotations); each name is also the grant it
+        needs (``apply_*`` is never a tool: the person approves, this server applies)."""
+        found: dict[str, Tool] = {}
+        for op in TABLE:
+            if isinstance(op, Change):
+                found[op.tools[0]] = (op, self.proposer(op), CHANGES)
+            else:
+                found[op.name] = (op, self.single(op), READS if isinstance(op, Read) else ACTS)
+        return found

@@ -8,13 +8,18 @@ local mode over HTTP there is no API behind the tools, so the verifier itself re
 token's user from this data dir's database (``LocalUsers``): a deleted user's token is
 refused at once, not when it expires, and organisation role and platform admin are the
 database's values now, as on the REST API.
+
+Server mode accepts only *MCP tokens* (``askdocs token create --mcp``: their audience
+names the MCP server too, as the MCP specification wants): the API lets such a token
+apply a change only with the approval proof this server mints after the person accepted
+it, so the token a host holds cannot apply a change on its own (docs/user-guide/mcp.md
+"Approvals and the threat model").
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -23,9 +28,11 @@ import anyio
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 
-from askdocs.auth.jwt import Claims, verify
-from askdocs.auth.keys import KEY_FILE
+from askdocs.auth.jwt import Claims, mcp_audience, verify
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, AuthError, ConfigError
+from askdocs.keys import KeyRing
+from askdocs.keys.specs import JWT_ENV, SPECS
 from askdocs.settings import Settings
 from askdocs.users.types import Principal
 
@@ -46,43 +53,52 @@ class AuthContext:
     org_role: str | None
     platform_admin: bool
     token: str = field(repr=False)
+    email: str | None = None
 
     @classmethod
     def from_claims(cls, claims: Claims, token: str) -> AuthContext:
-        return cls(claims.sub, claims.org, claims.org_role, claims.platform_admin, token)
+        return cls(
+            claims.sub, claims.org, claims.org_role, claims.platform_admin, token, claims.email
+        )
 
     def wire(self) -> dict[str, object]:
-        """The context as the seed names it: ``sub``, ``org``, ``orgRole``, ``platformAdmin``."""
+        """The context as the seed names it: ``sub``, ``email``, ``org``, ``orgRole``,
+        ``platformAdmin``."""
         return {
             "sub": self.sub,
+            "email": self.email,
             "org": self.org,
             "orgRole": self.org_role,
             "platformAdmin": self.platform_admin,
         }
 
 
+def database_opener(settings: Settings) -> Callable[[], Database]:
+    """This data dir's database, opened on first call and kept (for the key ring where no
+    ``Core`` opens it: server mode, without a configured signing key)."""
+    from functools import cache
+
+    from askdocs.db import Database
+
+    return cache(lambda: Database.open(settings))
+
+
 class LocalUsers:
     """Local mode's user check: the token's subject as this data dir's database knows it now
-    (``users.principal.resolve``). The database opens on the first request."""
+    (``users.principal.resolve``). ``database`` is the ``Core``'s (``Core.database``): it
+    opens on the first request."""
 
-    def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._db: Database | None = None
-        self._lock = threading.Lock()
+    def __init__(self, database: Callable[[], Database]) -> None:
+        self._database = database
 
     def __call__(self, claims: Claims) -> Principal:
         from askdocs.users.principal import resolve
         from askdocs.users.service import UserService
 
-        return resolve(UserService(self._database()), claims)
+        return resolve(UserService(self.database()), claims)
 
-    def _database(self) -> Database:
-        from askdocs.db import Database
-
-        with self._lock:
-            if self._db is None:
-                self._db = Database.open(self._settings)
-            return self._db
+    def database(self) -> Database:
+        return self._database()
 
 
 class JwtTokenVerifier:
@@ -90,13 +106,26 @@ class JwtTokenVerifier:
     ``principal_of`` (local mode) the user must also still exist, and its authority is
     re-read."""
 
-    def __init__(self, settings: Settings, principal_of: PrincipalOf | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        principal_of: PrincipalOf | None = None,
+        keys: KeyRing | None = None,
+        *,
+        audience: str | None = None,
+    ) -> None:
         self._settings = settings
         self._principal_of = principal_of
+        # the install's keys: configured, else this data dir's (or the API's) database
+        self._keys = keys or KeyRing(settings, database_opener(settings))
+        self._audience = audience  # server mode: the MCP audience
+
+    def _verify(self, token: str) -> Claims:
+        return verify(token, self._settings, self._keys, audience=self._audience)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
-            claims = verify(token, self._settings)
+            claims = await anyio.to_thread.run_sync(self._verify, token)
             if self._principal_of is not None:
                 claims = _current(
                     await anyio.to_thread.run_sync(self._principal_of, claims), claims
@@ -115,6 +144,7 @@ class JwtTokenVerifier:
             resource=self._settings.auth.jwt_audience,
             claims={
                 "iss": self._settings.auth.jwt_issuer,
+                "email": claims.email,
                 "org": claims.org,
                 "orgRole": claims.org_role,
                 "platformAdmin": claims.platform_admin,
@@ -126,6 +156,7 @@ def _current(principal: Principal, claims: Claims) -> Claims:
     """The token's claims with the authority the database gives the user now."""
     return replace(
         claims,
+        email=principal.user.email,
         org=principal.org,
         org_role=principal.org_role,
         platform_admin=principal.user.platform_admin,
@@ -134,13 +165,14 @@ def _current(principal: Principal, claims: Claims) -> Claims:
 
 def context_from_access_token(token: AccessToken) -> AuthContext:
     claims = token.claims or {}
-    org, role = claims.get("org"), claims.get("orgRole")
+    org, role, email = claims.get("org"), claims.get("orgRole"), claims.get("email")
     return AuthContext(
         sub=token.subject or token.client_id,
         org=org if isinstance(org, str) else None,
         org_role=role if isinstance(role, str) else None,
         platform_admin=claims.get("platformAdmin") is True,
         token=token.token,
+        email=email if isinstance(email, str) else None,
     )
 
 
@@ -156,19 +188,21 @@ def stdio_token(env: Mapping[str, str] | None = None) -> str:
     if not token:
         raise AuthError(
             f"{TOKEN_ENV} is not set: server mode needs a bearer token "
-            "(mint one with `askdocs token create --email YOU`)",
-            code="missing_token",
+            "(mint one with `askdocs token create --mcp --email YOU`)",
+            code=ErrorCode.MISSING_TOKEN,
         )
     return token
 
 
 def stdio_auth(settings: Settings, token: str) -> AuthContext:
-    """Verify the stdio token; AuthError says what was wrong and what to do."""
+    """Verify the stdio token (server mode: an MCP token); AuthError says what was wrong
+    and what to do."""
     try:
-        claims = verify(token, settings)
+        claims = verify(token, settings, audience=mcp_audience(settings))
     except AuthError as exc:
         raise AuthError(
-            f"{TOKEN_ENV} was refused: {exc}; mint a new one with `askdocs token create`",
+            f"{TOKEN_ENV} was refused: {exc}; mint an MCP token with "
+            "`askdocs token create --mcp --email YOU`",
             code=exc.code,
         ) from exc
     return AuthContext.from_claims(claims, token)
@@ -177,11 +211,33 @@ def stdio_auth(settings: Settings, token: str) -> AuthContext:
 def require_shared_key(settings: Settings, env: Mapping[str, str] | None = None) -> None:
     """Server mode verifies with the API's key: refuse to invent a fresh one silently."""
     environ = env if env is not None else os.environ
-    if settings.auth.jwt_signing_key is not None or environ.get("ASKDOCS_JWT_SIGNING_KEY"):
+    if settings.auth.jwt_signing_key is not None or environ.get(JWT_ENV):
         return
-    if (settings.data_dir / KEY_FILE).is_file():
+    if (settings.data_dir / SPECS["jwt"].legacy_file).is_file() or _stored_jwt_key(settings):
         return
     raise ConfigError(
         "server mode verifies tokens with the API's signing key: set "
-        "ASKDOCS_AUTH__JWT_SIGNING_KEY to the API's key, or point --data-dir at the API's data dir"
+        "ASKDOCS_AUTH__JWT_SIGNING_KEY to the API's key, or point --data-dir (or "
+        "ASKDOCS_DATABASE_URL) at the API's database"
     )
+
+
+def _stored_jwt_key(settings: Settings) -> bool:
+    """Whether the API's database (this data dir's, or ``database_url``) holds a ``jwt`` key;
+    a data dir with no database is not opened (nor created)."""
+    from askdocs.db import Database
+    from askdocs.db.engine import SQLITE_FILE
+
+    if not settings.database_url and not (settings.data_dir / SQLITE_FILE).is_file():
+        return False
+    db = Database.open(settings)
+    try:
+        with db.session() as session:
+            from sqlalchemy import select
+
+            from askdocs.db.replica_models import InstallKeyRow
+
+            found = session.scalar(select(InstallKeyRow.version).where(InstallKeyRow.name == "jwt"))
+        return found is not None
+    finally:
+        db.close()

@@ -7,31 +7,33 @@ same failure whichever mode runs. docs/user-guide/mcp.md lists every code.
 
 from __future__ import annotations
 
+from askdocs.error_codes import BY_CODE, ErrorCode
 from askdocs.errors import AskDocsError
 
 HINTS = {
-    "index_building": "The index is still being built; retry in a little while.",
-    "unauthorized": "The token was refused: mint a new one with `askdocs token create`.",
-    "token_expired": "The token expired: mint a new one with `askdocs token create`.",
-    "rate_limited": "A rate limit was reached; wait before retrying.",
-    "site_not_found": "Call list_catalog without `site`, or check the site id.",
+    ErrorCode.INDEX_BUILDING: "The index is still being built; retry in a little while.",
+    ErrorCode.UNAUTHORIZED: "The token was refused: mint a new one with `askdocs token create`.",
+    ErrorCode.TOKEN_EXPIRED: "The token expired: mint a new one with `askdocs token create`.",
+    ErrorCode.RATE_LIMITED: "A rate limit was reached; wait before retrying.",
+    ErrorCode.SITE_NOT_FOUND: "Call list_catalog without `site`, or check the site id.",
 }
 
 # HTTP API codes (reader API and others) -> the MCP code for the same failure
 API_CODES = {
-    "article-not-found": "page_not_found",
-    "invalid-slug": "page_not_found",
-    "invalid-locale": "invalid_argument",
-    "invalid_input": "invalid_argument",
-    "validation_error": "invalid_argument",
+    ErrorCode.READER_ARTICLE_NOT_FOUND: ErrorCode.PAGE_NOT_FOUND,
+    ErrorCode.READER_INVALID_SLUG: ErrorCode.PAGE_NOT_FOUND,
+    ErrorCode.READER_INVALID_LOCALE: ErrorCode.INVALID_ARGUMENT,
+    ErrorCode.INVALID_INPUT: ErrorCode.INVALID_ARGUMENT,
 }
 
 
-def mcp_code(api_code: str | None, fallback: str) -> str:
-    """The MCP code for an API error code (``fallback`` when the API sent none)."""
-    if not api_code:
+def mcp_code(api_code: str | None, fallback: ErrorCode) -> ErrorCode:
+    """The MCP code for an API error code (``fallback`` when the API sent none, or one this
+    version does not know)."""
+    known = BY_CODE.get(api_code or "")
+    if known is None:
         return fallback
-    return API_CODES.get(api_code, api_code)
+    return API_CODES.get(known, known)
 
 
 def describe(exc: AskDocsError) -> str:

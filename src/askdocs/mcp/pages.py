@@ -8,6 +8,7 @@ from pathlib import Path
 
 from askdocs.corpus.freshness import freshness_json
 from askdocs.corpus.urls import format_url
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.mcp.models import (
     ArticleOutput,
@@ -42,7 +43,7 @@ def find_page(pages: Iterable[Page], ref: str, locale: str, fallback_locale: str
         return found[0]
     raise NotFound(
         f"no page {ref!r}: call list_catalog for the pages, or search_docs to find one",
-        code="page_not_found",
+        code=ErrorCode.PAGE_NOT_FOUND,
     )
 
 
@@ -67,7 +68,7 @@ def _section_index(page: Page, wanted: str) -> int:
     names = ", ".join(s.heading.section_id for s in page.sections if s.heading is not None)
     raise NotFound(
         f"page {page.path!r} has no section {wanted!r}; its sections are: {names}",
-        code="section_not_found",
+        code=ErrorCode.SECTION_NOT_FOUND,
     )
 
 

@@ -1,9 +1,11 @@
 """The askdocs MCP server: four documentation tools on ``DocsServer`` (``surface``).
 
-Tools are thin: they validate arguments (the JSON schemas come from the annotations), call
-a ``DocsBackend`` under one time bound, and turn every ``AskDocsError`` into an MCP tool
-error with actionable text. Unexpected failures reach the client as the SDK's generic tool
-error; the traceback stays in the server log.
+The tools are generated from the documentation operations (``askdocs.mcp.operations``): each
+tool's input schema is its operation's argument model, with the bounds ``Settings`` gives
+(``ask`` takes at most ``ask.max_question_chars``). Tools are thin: they validate arguments
+with that model, call a ``DocsBackend`` under one time bound, and turn every ``AskDocsError``
+into an MCP tool error with actionable text. Unexpected failures reach the client as the
+SDK's generic tool error; the traceback stays in the server log.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import anyio
 from mcp.server.auth.provider import TokenVerifier
@@ -20,7 +22,6 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import Field
 
 from askdocs import __version__
 from askdocs.errors import AskDocsError
@@ -28,8 +29,8 @@ from askdocs.mcp.auth import AuthContext, current_auth
 from askdocs.mcp.backend import ArticleArgs, Call, DocsBackend, SearchArgs
 from askdocs.mcp.errors import describe
 from askdocs.mcp.models import ArticleOutput, AskOutput, CatalogOutput, SearchOutput
+from askdocs.mcp.operations import AskQuestion, DocsOperation, GetArticle, ListCatalog, SearchDocs
 from askdocs.mcp.surface import DocsServer
-from askdocs.search.query import MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from askdocs.mcp.admin import AdminTools
@@ -45,51 +46,10 @@ INSTRUCTIONS = (
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-Query = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=MAX_QUERY_CHARS,
-        description="What to look for: a question or keywords.",
-    ),
-]
-Site = Annotated[
-    str | None,
-    Field(
-        pattern=r"^[a-z0-9][a-z0-9_-]{0,62}$",
-        description="Site id. Omit for the default site.",
-    ),
-]
-Locale = Annotated[
-    str | None,
-    Field(
-        pattern=r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$",
-        description="Language, e.g. en or pt-BR. Omit for the site's default.",
-    ),
-]
-Limit = Annotated[int, Field(ge=1, le=20, description="How many sections to return (1-20).")]
-Ref = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=500,
-        description="The page: its slug, its path (tutorial/cors.md) or a citation url.",
-    ),
-]
-SectionArg = Annotated[
-    str | None,
-    Field(
-        max_length=300,
-        description="Only this section: its anchor (from a citation url) or heading text.",
-    ),
-]
-Question = Annotated[
-    str, Field(min_length=1, max_length=1000, description="The question, in one message.")
-]
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ServerOptions:
+    operations: tuple[DocsOperation, ...]  # the documentation tools (``mcp.operations``)
     timeout_seconds: float
     ask_enabled: bool
     ask_timeout_seconds: float = 90.0
@@ -126,46 +86,33 @@ class Tools:
         except AskDocsError as exc:
             raise ToolError(describe(exc)) from exc
 
-    async def search_docs(
-        self,
-        query: Query,
-        ctx: Context[Any, Any],
-        site: Site = None,
-        locale: Locale = None,
-        limit: Limit = 8,
-    ) -> SearchOutput:
-        """Search the documentation. Returns the best-matching sections, each with its text and
-        a citation (page title, heading, file path, url with anchor, locale). Cite the url."""
-        args = SearchArgs(query=query, site=site, locale=locale, limit=limit)
+    async def search_docs(self, arguments: SearchDocs, ctx: Context[Any, Any]) -> SearchOutput:
+        args = SearchArgs(
+            query=arguments.query,
+            site=arguments.site,
+            locale=arguments.locale,
+            limit=arguments.limit,
+        )
         return await self.bounded("search_docs", ctx, lambda c: self.backend.search(c, args))
 
-    async def get_article(
-        self,
-        slug_or_path: Ref,
-        ctx: Context[Any, Any],
-        locale: Locale = None,
-        section: SectionArg = None,
-        site: Site = None,
-    ) -> ArticleOutput:
-        """Read one documentation page as Markdown, or only one of its sections. Takes a slug,
-        a path such as tutorial/cors.md, or a url from a search citation (its #anchor selects
-        the section). Also lists the page's sections."""
-        args = ArticleArgs(ref=slug_or_path, site=site, locale=locale, section=section)
+    async def get_article(self, arguments: GetArticle, ctx: Context[Any, Any]) -> ArticleOutput:
+        args = ArticleArgs(
+            ref=arguments.slug_or_path,
+            site=arguments.site,
+            locale=arguments.locale,
+            section=arguments.section,
+        )
         return await self.bounded("get_article", ctx, lambda c: self.backend.article(c, args))
 
-    async def list_catalog(
-        self, ctx: Context[Any, Any], site: Site = None, locale: Locale = None
-    ) -> CatalogOutput:
-        """List the pages of a documentation site (slug, path, title, description, url), in
-        reading order."""
+    async def list_catalog(self, arguments: ListCatalog, ctx: Context[Any, Any]) -> CatalogOutput:
+        site, locale = arguments.site, arguments.locale
         return await self.bounded(
             "list_catalog", ctx, lambda c: self.backend.catalog(c, site, locale)
         )
 
-    async def ask(self, question: Question, ctx: Context[Any, Any], site: Site = None) -> AskOutput:
-        """Ask a question and get a short answer written from the documentation, with the
-        citations it is based on. Prefer search_docs when you want the sources themselves."""
+    async def ask(self, arguments: AskQuestion, ctx: Context[Any, Any]) -> AskOutput:
         seconds = self.options.ask_timeout_seconds
+        question, site = arguments.question, arguments.site
         return await self.bounded(
             "ask", ctx, lambda c: self.backend.ask(c, question, site), seconds
         )
@@ -175,7 +122,9 @@ def build_server(backend: DocsBackend, options: ServerOptions) -> MCPServer[Any]
     """The MCPServer with its tools; auth settings only when a token verifier is given."""
     auth = None
     if options.token_verifier is not None:
-        auth = AuthSettings(issuer_url=options.issuer_url, resource_server_url=None)  # type: ignore[arg-type]
+        auth = AuthSettings.model_validate(
+            {"issuer_url": options.issuer_url, "resource_server_url": None}
+        )
     server = DocsServer(
         backend,
         options.fixed_auth,
@@ -187,20 +136,29 @@ def build_server(backend: DocsBackend, options: ServerOptions) -> MCPServer[Any]
         log_level="WARNING",
     )
     tools = Tools(backend, options)
-    chosen: dict[str, Callable[..., Awaitable[Any]]] = {
+    bodies: dict[str, Callable[..., Awaitable[Any]]] = {
         "search_docs": tools.search_docs,
         "get_article": tools.get_article,
         "list_catalog": tools.list_catalog,
+        "ask": tools.ask,
     }
-    if options.ask_enabled:
-        chosen["ask"] = tools.ask
-    for name, tool in chosen.items():
-        server.add_tool(tool, name=name, description=_one_paragraph(tool), annotations=READ_ONLY)
+    for op in options.operations:
+        if op.name != "ask" or options.ask_enabled:
+            server.add_operation_tool(op, bodies[op.name], READ_ONLY)
     if _is_remote(backend):
         from askdocs.mcp.admin import AdminTools
+        from askdocs.mcp.schemas import NAME, SchemaTool
 
+        schemas = SchemaTool(backend, tools).list_operation_schemas
+        server.add_tool(
+            schemas, name=NAME, description=_one_paragraph(schemas), annotations=READ_ONLY
+        )
         _add_admin_tools(server, AdminTools(backend, lambda ctx: tools.call(ctx)))
     return server
+
+
+def _one_paragraph(tool: Callable[..., object]) -> str:
+    return " ".join((tool.__doc__ or "").split())  # one paragraph for the model
 
 
 def _is_remote(backend: DocsBackend) -> TypeGuard[RemoteBackend]:
@@ -210,14 +168,13 @@ def _is_remote(backend: DocsBackend) -> TypeGuard[RemoteBackend]:
     return remote is not None and isinstance(backend, remote.RemoteBackend)
 
 
-def _one_paragraph(tool: Callable[..., object]) -> str:
-    return " ".join((tool.__doc__ or "").split())  # one paragraph for the model
-
-
 def _add_admin_tools(server: DocsServer, admin: AdminTools) -> None:
     """Server mode: the admin tools, each listed only to callers granted it."""
-    for name, (tool, hints) in admin.tools().items():
-        server.add_tool(tool, name=name, description=_one_paragraph(tool), annotations=hints)
+    from askdocs.admin.table import Change
+
+    for name, (op, body, hints) in admin.tools().items():
+        output = None if isinstance(op, Change) else op.result
+        server.add_operation_tool(op, body, hints, name=name, output=output)
     server.gated, server.gated_names = admin.granted, frozenset(admin.tools())
 
 

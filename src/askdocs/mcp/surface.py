@@ -7,6 +7,9 @@
 - Two prompts a person picks from a menu: ``explain_page`` and ``find_docs_for_error``.
 - Argument errors are one short line naming the field and the ``invalid_argument`` code,
   not the validator's text.
+- ``add_operation_tool``: a tool generated from a row of the operation table: its input
+  schema is the row's argument model's schema (``wire.json_schema``, the one every surface
+  publishes), the model validates the call, and the body receives the model.
 """
 
 from __future__ import annotations
@@ -22,18 +25,21 @@ from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.prompts import Prompt
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourcesListChanged
-from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from mcp_types import Resource as MCPResource
 from mcp_types import ResourceTemplate as MCPResourceTemplate
 from mcp_types import Tool as MCPTool
-from pydantic import AnyUrl, Field, ValidationError
+from pydantic import AnyUrl, BaseModel, Field, ValidationError, WithJsonSchema
 
 from askdocs.errors import AskDocsError, NotFound
 from askdocs.mcp.auth import AuthContext, current_auth
 from askdocs.mcp.backend import ArticleArgs, Call, DocsBackend
 from askdocs.mcp.errors import describe
+from askdocs.operation import Operation
+from askdocs.wire import json_schema
 
 logger = logging.getLogger(__name__)
 SCHEME = "askdocs"
@@ -71,6 +77,16 @@ async def _no_progress(done: float, total: float | None, message: str) -> None:
     return None
 
 
+class ModelArguments(FuncMetadata):
+    """A tool's arguments validated by its operation's model; the body gets the model as
+    ``arguments`` (the SDK's own argument model is kept only for its output schema)."""
+
+    model: Annotated[type[BaseModel], WithJsonSchema(None)]
+
+    def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
+        return {"arguments": self.model.model_validate(arguments_to_validate)}
+
+
 class DocsServer(MCPServer[Any]):
     """``MCPServer`` whose resources are the documentation pages of ``backend``."""
 
@@ -88,6 +104,39 @@ class DocsServer(MCPServer[Any]):
 
     def _call(self) -> Call:
         return Call(auth=current_auth(self.fixed_auth), progress=_no_progress)
+
+    def add_operation_tool(
+        self,
+        op: Operation[Any, Any],
+        body: Callable[..., Awaitable[Any]],
+        annotations: ToolAnnotations,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        output: type[BaseModel] | None = None,
+    ) -> None:
+        """``body(arguments, ctx)`` as the tool ``name`` (the operation's), with the
+        operation's argument model as its input schema and validator (and ``output``, when
+        given, as its output model instead of the body's annotation)."""
+        tool_name = name or op.name
+        self.add_tool(
+            body,
+            name=tool_name,
+            title=op.label,
+            description=description or op.description,
+            annotations=annotations,
+        )
+        tool = self._tool_manager.get_tool(tool_name)
+        assert tool is not None
+        meta = tool.fn_metadata
+        tool.fn_metadata = ModelArguments(
+            arg_model=meta.arg_model,
+            output_schema=meta.output_schema if output is None else None,
+            output_model=meta.output_model if output is None else output,
+            wrap_output=meta.wrap_output,
+            model=op.args,
+        )
+        tool.parameters = json_schema(op.args)
 
     async def list_tools(self) -> list[MCPTool]:
         """Every tool, less the admin tools the caller is not granted."""

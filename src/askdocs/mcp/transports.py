@@ -15,8 +15,9 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
+from askdocs.listen import listen
 from askdocs.mcp.backend import DocsBackend
-from askdocs.server.middleware import BodyLimit, SecurityHeaders
+from askdocs.middleware import BodyLimit, SecurityHeaders
 
 MCP_PATH = "/mcp"
 MAX_BODY_BYTES = 4 * 1024 * 1024  # the SDK's own JSON-RPC message limit
@@ -60,11 +61,7 @@ async def serve_stdio(server: MCPServer[Any], backend: DocsBackend) -> None:
 
 def bind(host: str, port: int) -> socket.socket:
     """Bind before serving, so port 0 works and the real address can be announced."""
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # Nagle off (serve.listen)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host.strip("[]"), port))
-    sock.listen(128)
+    sock = listen(host, port, backlog=128, option="--port or MCP_PORT")
     sock.set_inheritable(True)
     return sock
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.mcp.htmlmd import html_parts, section_parts, tidy
 from askdocs.mcp.models import (
@@ -76,7 +77,7 @@ def article_from_api(section: str | None, data: object) -> ArticleOutput:
         names = ", ".join(entry.anchor for entry in toc)
         raise NotFound(
             f"page {body['slug']!r} has no section {section!r}; its sections are: {names}",
-            code="section_not_found",
+            code=ErrorCode.SECTION_NOT_FOUND,
         )
     first = chosen[0] if section else None
     text = "\n\n".join(part.markdown for part in chosen)

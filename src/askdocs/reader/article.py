@@ -35,16 +35,27 @@ def asset_url(slug: str, asset_id: str) -> str:
 
 
 def link_context(page: Page, pages: Iterable[Page]) -> LinkContext:
-    """Every readable file of ``page``'s root, and every readable slug, with their anchors."""
+    """Every readable file of ``page``'s root, and every readable slug, with their anchors
+    (heading ids, explicit anchors, and the dialect's ids of headings the reader renamed)."""
     anchors: dict[str, set[str]] = {}
+    aliases: dict[str, dict[str, str]] = {}
     for other in pages:
         anchors.setdefault(other.slug, set()).update(h.section_id for h in other.headings)
-    targets = {slug: ArticleTarget(slug, frozenset(ids)) for slug, ids in anchors.items()}
+        anchors[other.slug].update(other.anchors)
+        aliases.setdefault(other.slug, {}).update(other.anchor_aliases)
+    targets = {
+        slug: ArticleTarget(slug, frozenset(ids), aliases.get(slug, {}))
+        for slug, ids in anchors.items()
+    }
     files: dict[str, ArticleTarget] = {}
+    labels: dict[str, ArticleTarget] = {}
     for other in pages:
         if other.root == page.root:
             files[other.path] = targets[other.slug]
-    return LinkContext(page.path, page.slug, files, targets)
+            if page.dialect == "myst":
+                labels.update((label, targets[other.slug]) for label in other.anchors)
+    directory = page.dialect == "mkdocs"
+    return LinkContext(page.path, page.slug, files, targets, directory, labels)
 
 
 def render_body(
@@ -71,19 +82,35 @@ TOC_MAX_TEXT = 200
 
 
 def toc_of(page: Page, title_omitted: bool) -> list[TocEntry]:
-    """Headings of level 2-3 (a further level-1 heading counts as level 2), title excluded;
-    at most ``TOC_MAX_ENTRIES`` of them, each text at most ``TOC_MAX_TEXT`` characters (a
-    page of 40,000 headings must not answer with a 4 MB table of contents)."""
+    """Headings of level 2-3 (a further level-1 heading counts as level 2), or the levels
+    a VitePress ``outline`` front matter names; title excluded; at most
+    ``TOC_MAX_ENTRIES`` of them, each text at most ``TOC_MAX_TEXT`` characters (a page of
+    40,000 headings must not answer with a 4 MB table of contents)."""
     headings = page.headings[1:] if title_omitted else page.headings
+    low, high = outline_levels(page.meta.get("outline"))
     entries = []
     for heading in headings:
         level = max(heading.level, 2)
-        if level <= TOC_MAX_LEVEL:
+        if low <= level <= high:
             text = heading.text[:TOC_MAX_TEXT]
             entries.append(TocEntry(id=heading.section_id, text=text, level=level))
             if len(entries) == TOC_MAX_ENTRIES:
                 break
     return entries
+
+
+def outline_levels(outline: object) -> tuple[int, int]:
+    """VitePress's ``outline``: ``false`` none, ``n`` one level, ``[a, b]`` a range,
+    ``deep`` levels 2-6; absent or unreadable: levels 2-3."""
+    if outline is False:
+        return (7, 0)
+    if outline == "deep":
+        return (2, 6)
+    if isinstance(outline, int) and not isinstance(outline, bool) and 1 <= outline <= 6:
+        return (max(outline, 2), outline)
+    if isinstance(outline, list) and len(outline) == 2 and all(isinstance(v, int) for v in outline):
+        return (max(int(outline[0]), 2), int(outline[1]))
+    return (2, TOC_MAX_LEVEL)
 
 
 def output_limit(body: str, max_bytes: int, amplification: int) -> int:

@@ -9,12 +9,12 @@ the first folder of its slug; pages at the top of their docs folder are ``genera
 
 from __future__ import annotations
 
-import re
+import posixpath
 from collections.abc import Iterable, Sequence
 
+from askdocs.corpus.groups import page_group
 from askdocs.reader.labels import (
     ADMIN_CATEGORIES,
-    GENERAL,
     audience_label,
     category_label,
     category_rank,
@@ -28,19 +28,13 @@ from askdocs.reader.schemas import (
 )
 from askdocs.types import Page
 
-_CATEGORY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
-
 
 def readable(page: Page) -> bool:
     return page.audience == "user"
 
 
 def category_of(page: Page) -> str:
-    value = page.meta.get("category")
-    if isinstance(value, str) and _CATEGORY_ID.fullmatch(value.strip()):
-        return value.strip().lower()
-    head, slash, _ = page.slug.partition("/")
-    return head if slash else GENERAL
+    return page_group(page.meta, page.slug)
 
 
 def reader_audience(page: Page) -> ReaderAudience:
@@ -101,6 +95,54 @@ def neighbours(page: Page, pages: Sequence[Page]) -> tuple[ArticleRef | None, Ar
     before = siblings[position - 1] if position > 0 else None
     after = siblings[position + 1] if position + 1 < len(siblings) else None
     return _ref(before), _ref(after)
+
+
+def authored_neighbours(
+    page: Page,
+    found: tuple[ArticleRef | None, ArticleRef | None],
+    pages: Sequence[Page],
+) -> tuple[ArticleRef | None, ArticleRef | None]:
+    """VitePress's ``prev``/``next`` front matter over the catalog's neighbours: ``false``
+    hides the link, a text relabels it, ``{text, link}`` names another readable page."""
+    keys = ("prev", "next")
+    return (
+        _authored(page, page.meta.get(keys[0]), found[0], pages),
+        _authored(page, page.meta.get(keys[1]), found[1], pages),
+    )
+
+
+def _authored(
+    page: Page, value: object, found: ArticleRef | None, pages: Sequence[Page]
+) -> ArticleRef | None:
+    if value is False:
+        return None
+    if isinstance(value, str) and found is not None:
+        return found.model_copy(update={"title": value})
+    if not isinstance(value, dict):
+        return found
+    target = _linked_page(page, str(value.get("link", "")), pages)
+    text = value.get("text")
+    if target is None:
+        return (
+            found.model_copy(update={"title": text}) if found and isinstance(text, str) else found
+        )
+    title = text if isinstance(text, str) and text.strip() else target.title
+    return ArticleRef(slug=target.slug, title=title, url=article_href(target.slug))
+
+
+def _linked_page(page: Page, link: str, pages: Sequence[Page]) -> Page | None:
+    path = link.split("#", 1)[0].strip()
+    for suffix in (".md", ".html"):
+        path = path.removesuffix(suffix)
+    if not path:
+        return None
+    if path.startswith("/"):
+        slug = path.strip("/")
+    else:
+        folder = page.slug.rpartition("/")[0]
+        slug = posixpath.normpath(posixpath.join(folder, path)).strip("/")
+    by_slug = {p.slug: p for p in pages}
+    return by_slug.get(slug) or by_slug.get(f"{slug}/index".strip("/"))
 
 
 def related(

@@ -10,6 +10,14 @@ and every other page is served. The catalog never includes developer pages; arti
 include them only for ``developer=True`` (a signed-in member), under the slug
 ``developer/<slug>``: the address the default ``developer_url_template`` gives them, so
 an assistant citation of one opens.
+
+Each catalog and article read has a budget (``reader.read_budget_seconds`` of wall clock,
+``reader.read_budget_cpu_seconds`` of parsing CPU; ``corpus.budget``): pages not parsed
+by its deadline, and pages whose images the revision needs but whose render is not done,
+are still worked on in the background (once, however many reads ask) while the read
+answers without them, marked ``partial``. An article whose site is still partly being
+read and that is not found (it may be among the pending pages) is ``503
+docs-unavailable``, not 404. A page whose render fails shows no images in the revision.
 """
 
 from __future__ import annotations
@@ -18,13 +26,18 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import replace
 from pathlib import Path
 
 from askdocs.corpus import CorpusCache
+from askdocs.corpus.budget import ReadBudget
 from askdocs.corpus.dialects import DIALECTS, Dialect
 from askdocs.corpus.freshness import FreshnessReader, freshness_json
 from askdocs.corpus.parse_pool import ParsePool
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AskDocsError, NotFound, ServiceUnavailable
 from askdocs.ingest import CorpusSnapshot, IngestCache, read_site
 from askdocs.reader import article as articles
@@ -41,9 +54,9 @@ from askdocs.settings import Settings, SiteConfig
 from askdocs.types import Page
 
 log = logging.getLogger(__name__)
-UNAVAILABLE = "docs-unavailable"
 DEVELOPER_PREFIX = "developer/"
 _MARKUP_CACHE_SIZE = 256
+MarkupKey = tuple[str, tuple[str, ...]]  # (digest of dialect and body, heading ids)
 
 
 class DocsReader:
@@ -61,7 +74,9 @@ class DocsReader:
             timeout=reader.render_timeout_seconds,
             max_output_chars=reader.max_html_bytes,
         )
-        self._markups: OrderedDict[tuple[str, tuple[str, ...]], Markup | str] = OrderedDict()
+        self._markups: OrderedDict[MarkupKey, Markup | str] = OrderedDict()
+        self._rendering: dict[MarkupKey, Future[Markup | str]] = {}
+        self._renders = ThreadPoolExecutor(reader.render_workers, "askdocs-render")
         self._lock = threading.Lock()
         self._logged: dict[str, str] = {}  # site -> corpus revision whose bad files were logged
         self._freshness = FreshnessReader()
@@ -74,21 +89,43 @@ class DocsReader:
         self.parser.start_soon()
         self.renderer.start_soon()
 
+    def budget(self) -> ReadBudget:
+        """The budget of one read, starting now."""
+        reader = self.settings.reader
+        return ReadBudget.start(reader.read_budget_seconds, reader.read_budget_cpu_seconds)
+
     def catalog(self, site: SiteConfig, locale: str | None) -> Catalog:
         chosen = check_locale(locale, self.locales)
-        snapshot = self._snapshot(site)
+        budget = self.budget()
+        snapshot = self._snapshot(site, budget)
         pages = readable_pages(snapshot, chosen)
+        revision, unrendered = self._revision(snapshot, budget)
+        pending = len(snapshot.pending) + unrendered
         return Catalog(
             site=site.id,
             locale=chosen,
-            revision=self._revision(snapshot),
+            revision=revision,
             categories=catalogs.categorise(pages, chosen),
+            locales=site_locales(snapshot, site.default_locale, self.locales),
+            partial=pending > 0,
+            pending=pending,
         )
 
-    def pages(self, site: SiteConfig, locale: str | None) -> tuple[str, list[Page]]:
-        """The chosen locale and the pages a reader may see in it (no developer pages)."""
+    def pages(
+        self, site: SiteConfig, locale: str | None, *, developer: bool = False
+    ) -> tuple[str, list[Page]]:
+        """The chosen locale and the pages a reader may see in it: user pages, and with
+        ``developer`` (a signed-in member) the developer pages under ``developer/<slug>``,
+        the slug their articles answer to."""
         chosen = check_locale(locale, self.locales)
-        return chosen, readable_pages(self._snapshot(site), chosen)
+        snapshot = self._snapshot(site, self.budget())
+        found = readable_pages(snapshot, chosen)
+        if developer:
+            found += [
+                replace(page, slug=DEVELOPER_PREFIX + page.slug)
+                for page in developer_pages(snapshot, chosen)
+            ]
+        return chosen, found
 
     def article(
         self,
@@ -110,25 +147,26 @@ class DocsReader:
     ) -> tuple[Article, Page]:
         check_slug(slug)
         chosen = check_locale(locale, self.locales)
-        snapshot = self._snapshot(site)
+        snapshot = self._snapshot(site, self.budget())
         pages = readable_pages(snapshot, chosen)
         page = next((p for p in pages if p.slug == slug), None)
         if page is None and developer and slug.startswith(DEVELOPER_PREFIX):
             return self._developer_article(site, slug.removeprefix(DEVELOPER_PREFIX), chosen)
         if page is None:
-            raise NotFound("no such article", code="article-not-found")
+            raise _missing(snapshot)
         body = self._body(page, snapshot)
-        previous, following = catalogs.neighbours(page, pages)
+        computed = catalogs.neighbours(page, pages)
+        previous, following = catalogs.authored_neighbours(page, computed, pages)
         skip = [ref.slug for ref in (previous, following) if ref is not None]
         found = _article(site, page, chosen, body, previous, following, pages, skip)
         return found, page
 
     def _developer_article(self, site: SiteConfig, slug: str, locale: str) -> tuple[Article, Page]:
         """A developer page as an article: no catalog neighbours or related guides."""
-        snapshot = self._snapshot(site)
+        snapshot = self._snapshot(site, self.budget())
         page = next((p for p in developer_pages(snapshot, locale) if p.slug == slug), None)
         if page is None:
-            raise NotFound("no such article", code="article-not-found")
+            raise _missing(snapshot)
         body = self._body(page, snapshot)
         found = _article(site, page, locale, body, None, None, [], [])
         renamed = found.model_copy(
@@ -146,28 +184,31 @@ class DocsReader:
         ``etags`` entry the answer carries no bytes (a 304)."""
         check_slug(slug)
         check_asset_id(asset_id)
-        snapshot = self._snapshot(site)
+        snapshot = self._snapshot(site, self.budget())
         found = self._find_asset(snapshot, slug, asset_id)
+        if found is None and snapshot.pending:
+            raise _still_reading()
         if found is None:
-            raise NotFound("no such image", code="asset-not-found")
+            raise NotFound("no such image", code=ErrorCode.READER_ASSET_NOT_FOUND)
         if found.sha256 in etags or "*" in etags:
             return AssetFile(asset_id, found.content_type, found.sha256, None)
         data = self._images.read(found)
         if data is None:
-            raise NotFound("no such image", code="asset-not-found")
+            raise NotFound("no such image", code=ErrorCode.READER_ASSET_NOT_FOUND)
         return AssetFile(asset_id, found.content_type, found.sha256, data)
 
     def close(self) -> None:
+        self._renders.shutdown(wait=False, cancel_futures=True)
         self.renderer.close()
         self._cache.close()
 
-    def _snapshot(self, site: SiteConfig) -> CorpusSnapshot:
+    def _snapshot(self, site: SiteConfig, budget: ReadBudget | None = None) -> CorpusSnapshot:
         try:
-            snapshot = read_site(site, self.settings.corpus, self._cache)
+            snapshot = read_site(site, self.settings.corpus, self._cache, budget)
         except (AskDocsError, OSError) as exc:
             log.warning("site %s: documentation cannot be read: %s", site.id, exc)
             raise ServiceUnavailable(
-                "the documentation cannot be read right now", code=UNAVAILABLE
+                "the documentation cannot be read right now", code=ErrorCode.READER_DOCS_UNAVAILABLE
             ) from None
         self._log_bad_files(site, snapshot)
         return snapshot
@@ -191,7 +232,7 @@ class DocsReader:
             return articles.render_body(page, markup, context, self._checker(page), limit)
         except RenderFailed as exc:
             raise ServiceUnavailable(
-                f"the article cannot be shown: {exc}", code=UNAVAILABLE
+                f"the article cannot be shown: {exc}", code=ErrorCode.READER_DOCS_UNAVAILABLE
             ) from None
 
     def _checker(self, page: Page) -> articles.ImageCheck:
@@ -203,20 +244,40 @@ class DocsReader:
 
     def _markup(self, page: Page) -> Markup:
         """The page's placeholder markup, rendered in a worker under the time budget."""
+        found = self._markup_within(page, None)
+        if not isinstance(found, Markup):
+            reason = found or "rendering did not finish"
+            raise ServiceUnavailable(
+                f"the article cannot be shown: {reason}", code=ErrorCode.READER_DOCS_UNAVAILABLE
+            )
+        return found
+
+    def _markup_within(self, page: Page, budget: ReadBudget | None) -> Markup | str | None:
+        """The markup (or why it failed), rendered once however many reads ask; None when
+        ``budget``'s deadline comes first (the render goes on in the background)."""
         key = (_digest(f"{page.dialect}\n{page.body}"), tuple(h.section_id for h in page.headings))
         with self._lock:
             cached = self._markups.get(key)
             if cached is not None:
                 self._markups.move_to_end(key)
-        if cached is None:
-            cached = self._render(page, key[1])
-            with self._lock:
-                self._markups[key] = cached
-                while len(self._markups) > _MARKUP_CACHE_SIZE:
-                    self._markups.popitem(last=False)
-        if isinstance(cached, str):
-            raise ServiceUnavailable(f"the article cannot be shown: {cached}", code=UNAVAILABLE)
-        return cached
+                return cached
+            future = self._rendering.get(key)
+            if future is None:
+                future = self._renders.submit(self._render_kept, page, key)
+                self._rendering[key] = future
+        try:
+            return future.result(timeout=None if budget is None else budget.remaining())
+        except FutureTimeout:
+            return None
+
+    def _render_kept(self, page: Page, key: MarkupKey) -> Markup | str:
+        rendered = self._render(page, key[1])
+        with self._lock:
+            self._markups[key] = rendered
+            while len(self._markups) > _MARKUP_CACHE_SIZE:
+                self._markups.popitem(last=False)
+            self._rendering.pop(key, None)
+        return rendered
 
     def _render(self, page: Page, heading_ids: tuple[str, ...]) -> Markup | str:
         if len(page.body.encode()) > self.settings.corpus.max_markdown_bytes:
@@ -227,31 +288,46 @@ class DocsReader:
         except RenderFailed as exc:
             return str(exc)
 
-    def _assets_of(self, page: Page) -> list[ImageAsset]:
+    def _assets_of(self, page: Page, budget: ReadBudget | None = None) -> list[ImageAsset] | None:
+        """The page's shown images; None when its render is not done by ``budget``'s
+        deadline. A page that cannot be rendered shows none (its article answers 503)."""
         if "![" not in page.body:
             return []
+        markup = self._markup_within(page, budget)
+        if not isinstance(markup, Markup):
+            return None if markup is None else []
         found = (
-            self._images.check(page.root, page.path, ref.src, ref.alt)
-            for ref in self._markup(page).images
+            self._images.check(page.root, page.path, ref.src, ref.alt) for ref in markup.images
         )
         return [item for item in found if isinstance(item, ImageAsset)]
 
     def _find_asset(self, snapshot: CorpusSnapshot, slug: str, asset_id: str) -> ImageAsset | None:
         for page in readable_variants(snapshot):
             if page.slug == slug:
-                match = next((a for a in self._assets_of(page) if a.asset_id == asset_id), None)
+                assets = self._assets_of(page) or []
+                match = next((a for a in assets if a.asset_id == asset_id), None)
                 if match is not None:
                     return match
         return None
 
-    def _revision(self, snapshot: CorpusSnapshot) -> str:
-        """The corpus revision plus renderer versions and every shown image's content id."""
+    def _revision(self, snapshot: CorpusSnapshot, budget: ReadBudget) -> tuple[str, int]:
+        """The corpus revision plus renderer versions and every shown image's content id,
+        and how many pages' images it could not cover within ``budget``."""
         versions = f"{snapshot.revision}\n{MARKUP_VERSION}\n{SANITIZER_VERSION}\n"
         digest = hashlib.sha256(versions.encode())
+        unrendered = 0
         for page in readable_variants(snapshot):
-            ids = sorted(asset.asset_id for asset in self._assets_of(page))
+            assets = self._assets_of(page, budget)
+            unrendered += assets is None
+            ids = sorted(asset.asset_id for asset in assets or [])
             digest.update(f"{page.slug}:{page.locale}:{','.join(ids)}\n".encode())
-        return digest.hexdigest()
+        return digest.hexdigest(), unrendered
+
+
+def site_locales(snapshot: CorpusSnapshot, default: str, known: Sequence[str]) -> list[str]:
+    """The locales of ``known`` the site has readable pages in, its default first."""
+    present = {page.locale for page in readable_variants(snapshot)}
+    return [code for code in dict.fromkeys((default, *known)) if code == default or code in present]
 
 
 def readable_variants(snapshot: CorpusSnapshot) -> list[Page]:
@@ -325,3 +401,17 @@ def _digest(text: str) -> str:
 
 def _dialect(name: str) -> Dialect:
     return next((known for known in DIALECTS if known == name), "gfm")
+
+
+def _still_reading() -> ServiceUnavailable:
+    return ServiceUnavailable(
+        "the documentation is still being read; try again in a few seconds",
+        code=ErrorCode.READER_DOCS_UNAVAILABLE,
+    )
+
+
+def _missing(snapshot: CorpusSnapshot) -> AskDocsError:
+    """A slug not found: 404, unless some pages are still being read (it may be one)."""
+    if snapshot.pending:
+        return _still_reading()
+    return NotFound("no such article", code=ErrorCode.READER_ARTICLE_NOT_FOUND)

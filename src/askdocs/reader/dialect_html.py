@@ -13,7 +13,8 @@
 * a MyST ``(label)=`` target is an empty ``<span id="label">`` anchor;
 * HTML from the source never passes through: an HTML block's text is a paragraph, an
   ``<a id>`` an empty ``<span id>`` anchor, inline HTML only as a few bare tags
-  (``<br>``, ``<b>``, ``<code>``...) rebuilt from their names, a JSX component by its prose.
+  (``<br>``, ``<b>``, ``<code>``...) rebuilt from their names, a JSX component by its prose,
+  a VitePress ``<Badge>`` as ``<span class="badge badge-TYPE">`` with its text.
 
 Only class values from ``CLASS_PATTERNS`` survive the sanitiser.
 """
@@ -34,6 +35,7 @@ from askdocs.corpus.dialects.tokens import ADMONITION_TYPES, Block, readable_nam
 
 INLINE_TAGS = frozenset({"b", "strong", "i", "em", "code", "kbd", "sub", "sup", "s", "del"})
 _MARKS = re.compile(r"\*\*|__|`")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _TYPE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 STACK = "dialect_stack"
 
@@ -54,7 +56,17 @@ def _nothing(*_: Any) -> str:
 
 
 def _title(text: str) -> str:
-    return escapeHtml(_MARKS.sub("", text).strip())
+    """A block title as HTML: code spans as ``<code>``, emphasis marks dropped, the rest
+    escaped."""
+    parts: list[str] = []
+    position = 0
+    text = text.strip()
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(escapeHtml(_MARKS.sub("", text[position : match.start()])))
+        parts.append(f"<code>{escapeHtml(match.group(2).strip())}</code>")
+        position = match.end()
+    parts.append(escapeHtml(_MARKS.sub("", text[position:])))
+    return "".join(parts).strip()
 
 
 def _type_class(name: str) -> str:
@@ -72,6 +84,8 @@ def _open(
         return ""
     opening, closing = _markup(block)
     stack.append(closing)
+    if block.anchor:
+        return f'<span id="{escapeHtml(block.anchor)}"></span>\n{opening}'
     return opening
 
 
@@ -163,15 +177,33 @@ def _html_inline(
     return "".join(parts)
 
 
+BADGES = frozenset({"Badge", "VPBadge"})
+BADGE_TYPES = ("info", "tip", "warning", "danger", "note", "important", "caution")
+
+
+def _badge(tag: html.Tag) -> str:
+    """VitePress's ``<Badge type="danger">advanced</Badge>`` (or ``text="..."``): a small
+    badge element holding its text."""
+    if tag.closing:
+        return "</span>"
+    kind = tag.attrs.get("type", "info")
+    kind = kind if kind in BADGE_TYPES else "info"
+    text = escapeHtml(tag.attrs.get("text", ""))
+    end = "</span>" if tag.self_closing else ""
+    return f'<span class="badge badge-{kind}">{text}{end}'
+
+
 def _inline_tag(tag: html.Tag) -> str:
     name = tag.name.lower()
     if name == "br":
         return "<br>"
     if name in INLINE_TAGS:
         return f"</{name}>" if tag.closing else f"<{name}>"
-    if name == "a" and not tag.closing and "href" not in tag.attrs:
-        ident = tag.attrs.get("id") or tag.attrs.get("name")
+    if name in ("a", "span") and not tag.closing:
+        ident = tag.attrs.get("id") or (tag.attrs.get("name") if name == "a" else None)
         return f'<span id="{escapeHtml(ident)}"></span>' if ident else ""
+    if tag.name in BADGES:
+        return _badge(tag)
     if tag.component and not tag.closing:
         return escapeHtml(tag.prose)
     if name == "img" and not tag.closing:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-GENERAL: Final = "general"
+from askdocs.corpus.groups import GENERAL as _GENERAL
+
+GENERAL: Final = _GENERAL  # the group of pages at the top of their docs folder
 
 # id -> (en, cs, sk), in display order.
 _CATEGORIES: Final = MappingProxyType(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import quote, unquote, urlsplit
 
 _EXTERNAL_SCHEMES = frozenset({"http", "https"})
@@ -22,6 +22,13 @@ _MARKDOWN_SUFFIXES = (".md", ".mdx")
 class ArticleTarget:
     slug: str
     anchors: frozenset[str]
+    aliases: Mapping[str, str] = field(default_factory=dict)  # a dialect's id -> the reader's
+
+    def anchor(self, fragment: str | None) -> str | None:
+        """The reader's id of the anchor ``fragment`` names on this article, if any."""
+        if fragment is None or fragment in self.anchors:
+            return fragment
+        return self.aliases.get(fragment)
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,8 @@ class LinkContext:
     source_slug: str
     files: Mapping[str, ArticleTarget]
     slugs: Mapping[str, ArticleTarget]
+    directory_urls: bool = False  # MkDocs: a page is served as a folder, /guide/page/
+    labels: Mapping[str, ArticleTarget] = field(default_factory=dict)  # MyST: site-wide
 
 
 @dataclass(frozen=True)
@@ -59,11 +68,11 @@ def resolve_link(href: str, context: LinkContext) -> ResolvedLink | None:
         return _external(href, parts.scheme, parts.netloc)
     fragment = unquote(parts.fragment) or None
     if not parts.path:
-        return _anchor_only(fragment, context)
+        return _anchor_only(fragment, parts.query, context)
     target = _internal_target(unquote(parts.path), context)
     if target is None:
-        return None
-    anchor = fragment if fragment in target.anchors else None
+        return _label(unquote(parts.path), context) if not fragment else None
+    anchor = target.anchor(fragment)
     return ResolvedLink(article_href(target.slug, anchor), external=False, slug=target.slug)
 
 
@@ -76,32 +85,76 @@ def _external(href: str, scheme: str, netloc: str) -> ResolvedLink | None:
     return None
 
 
-def _anchor_only(fragment: str | None, context: LinkContext) -> ResolvedLink | None:
+def _anchor_only(fragment: str | None, query: str, context: LinkContext) -> ResolvedLink | None:
+    """``#anchor`` on this page; a bare ``?query`` (MkDocs Material's search links) opens
+    the page itself."""
     own = context.slugs.get(context.source_slug)
-    if fragment is None or own is None or fragment not in own.anchors:
+    if own is None:
         return None
-    return ResolvedLink("#" + quote(fragment, safe=""), external=False)
+    if fragment is None:
+        return ResolvedLink(article_href(own.slug), external=False) if query else None
+    anchor = own.anchor(fragment)
+    if anchor:
+        return ResolvedLink("#" + quote(anchor, safe=""), external=False)
+    return _label(fragment, context)
+
+
+def _label(label: str, context: LinkContext) -> ResolvedLink | None:
+    """A MyST target, ``(label)=`` or a directive's ``:name:``: Sphinx resolves one from any
+    page of the project."""
+    target = context.labels.get(label)
+    if target is None:
+        return None
+    href = article_href(target.slug, label)
+    return ResolvedLink(href, external=False, slug=target.slug)
 
 
 def _internal_target(path: str, context: LinkContext) -> ArticleTarget | None:
     if path.startswith("/"):
         return _absolute_target(path, context)
-    joined = contained_path(context.source_path, path)
-    if joined is None:
+    if path.endswith(_MARKDOWN_SUFFIXES):
+        joined = contained_path(context.source_path, path)
+        return context.files.get(joined) if joined else None
+    base = posixpath.dirname(_url_base(context))
+    relative = posixpath.normpath(posixpath.join(base, path.rstrip("/") or "."))
+    if relative == ".." or relative.startswith(("../", "/")):
         return None
-    if joined.endswith(_MARKDOWN_SUFFIXES):
-        return context.files.get(joined)
-    relative = contained_path(context.source_slug, path.rstrip("/"))
-    return context.slugs.get(relative) if relative else None
+    return _slug_target(relative, context)
+
+
+def _url_base(context: LinkContext) -> str:
+    """What a URL-relative link is relative to: the page's slug as a file (``./b`` from
+    ``guide/a`` is ``guide/b``), or with MkDocs' directory URLs as a folder (``../b/``
+    from ``guide/a/`` is ``guide/b``); an index page is its folder either way."""
+    slug = context.source_slug
+    if context.directory_urls and not _is_index(slug):
+        return f"{slug}/index"
+    return slug
+
+
+def _is_index(slug: str) -> bool:
+    return slug == "index" or slug.endswith("/index")
 
 
 def _absolute_target(path: str, context: LinkContext) -> ArticleTarget | None:
-    """``/docs/tutorial/cors`` or ``/tutorial/cors/`` name a slug directly."""
+    """``/docs/tutorial/cors``, ``/tutorial/cors/`` or ``/guide/`` name a slug directly;
+    ``/guide/setup.md`` a file from the docs root (Docusaurus)."""
     slug = path.strip("/")
-    slug = slug.removeprefix("docs/")
+    if slug.endswith(_MARKDOWN_SUFFIXES) and slug in context.files:
+        return context.files[slug]
+    if slug.startswith("docs/") and slug not in context.slugs:
+        slug = slug.removeprefix("docs/")
+    return _slug_target(slug, context)
+
+
+def _slug_target(slug: str, context: LinkContext) -> ArticleTarget | None:
+    """The article of ``slug`` as a built site addresses it: its suffix (``.md``,
+    ``.html``) dropped, a folder meaning its index page."""
     for suffix in (*_MARKDOWN_SUFFIXES, ".html"):
         slug = slug.removesuffix(suffix)
-    return context.slugs.get(slug)
+    if slug in ("", "."):
+        slug = "index"
+    return context.slugs.get(slug) or context.slugs.get(f"{slug}/index")
 
 
 def contained_path(source_path: str, relative: str) -> str | None:

@@ -24,10 +24,13 @@ from askdocs.corpus.dialects import Dialect
 from askdocs.corpus.dialects.parser import make_dialect_parser
 from askdocs.reader.dialect_html import add_dialect_rules
 
-MARKUP_VERSION = "2"
+MARKUP_VERSION = "4"
 # The corpus's heading attribute block ("{#id}", "{ #id }", "{: #id .class }"), removed
 # from the visible heading text exactly as the corpus removes it from ``Heading.text``.
-_ATTRIBUTE_ID = re.compile(r"\s*\{:?\s*#[\w][\w.:-]*(?:\s+[^}]*)?\s*\}\s*$")
+_ATTRIBUTE_ID = re.compile(
+    r"\s*\{:?\s*(?:#[\w][\w.:-]*(?:\s+[^}]*)?"
+    r"|(?:[^{}]*?\s)?id=([\"']?)[\w][\w.:-]*\1[^{}]*?)\s*\}\s*$"
+)
 _ALIGN = re.compile(r"text-align:(left|right|center)")
 
 
@@ -46,6 +49,7 @@ class ImageRef:
     alt: str
     title: str | None
     line: int | None
+    alt_html: str = ""  # the alt text as inline HTML (code spans kept), shown when refused
 
 
 @dataclass(frozen=True)
@@ -181,10 +185,21 @@ def _image(
     token = tokens[idx]
     number = _next_number(env)
     alt = self.renderInlineAsText(token.children or [], options, env)
+    shown = "".join(_alt_html(child) for child in token.children or [])
     src = str(token.attrGet("src") or "")
     line = token.meta.get("line")
-    env["images"].append(ImageRef(number, src, alt, _opt(token.attrGet("title")), line))
+    title = _opt(token.attrGet("title"))
+    env["images"].append(ImageRef(number, src, alt, title, line, shown))
     return f'<askdocs-img n="{number}">'
+
+
+def _alt_html(child: Token) -> str:
+    """An image's alt text, piece by piece: code spans as ``<code>``, the rest escaped."""
+    if child.type == "code_inline":
+        return f"<code>{escapeHtml(child.content)}</code>"
+    if child.type in ("text", "softbreak", "hardbreak"):
+        return escapeHtml(child.content or " ")
+    return ""
 
 
 def _title_anchor(

@@ -19,7 +19,7 @@ import nh3
 from askdocs.reader.links import ResolvedLink
 from askdocs.reader.markup import Markup
 
-SANITIZER_VERSION = f"nh3-{version('nh3')}-1"
+SANITIZER_VERSION = f"nh3-{version('nh3')}-2"
 ASSET_PREFIX = "/api/docs/assets/"
 _PLACEHOLDER = re.compile(r'<askdocs-(link|link-end|img) n="(\d+)">')
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
@@ -50,7 +50,10 @@ _ATTRIBUTES: dict[str, set[str]] = {
     **{heading: {"id"} for heading in _HEADINGS},
 }
 _CLASSES: dict[str, re.Pattern[str]] = {
-    "span": re.compile(r"doc-title-anchor|doc-link-unresolved|doc-image-refused|admonition-icon"),
+    "span": re.compile(
+        r"doc-title-anchor|doc-link-unresolved|doc-image-refused|admonition-icon"
+        r"|badge badge-(?:info|tip|warning|danger|note|important|caution)"
+    ),
     "code": re.compile(r"language-[A-Za-z0-9_+#.-]{1,32}"),
     "th": re.compile(r"align-(?:left|right|center)"),
     "td": re.compile(r"align-(?:left|right|center)"),
@@ -79,7 +82,7 @@ def finish(
         kind, number = match.group(1), int(match.group(2))
         if kind == "img":
             ref = alts[number]
-            return _image(images.get(number), ref.alt, ref.title)
+            return _image(images.get(number), ref.alt, ref.title, ref.alt_html)
         target = links.get(number)
         if kind == "link-end":
             return "</a>" if target else "</span>"
@@ -95,9 +98,9 @@ def _link_open(target: ResolvedLink | None, title: str | None) -> str:
     return f'<a href="{escape(target.href)}"{title_attr}>'
 
 
-def _image(url: str | None, alt: str, title: str | None) -> str:
+def _image(url: str | None, alt: str, title: str | None, alt_html: str = "") -> str:
     if url is None:
-        return f'<span class="doc-image-refused">{escape(alt)}</span>'
+        return f'<span class="doc-image-refused">{alt_html or escape(alt)}</span>'
     title_attr = f' title="{escape(title)}"' if title else ""
     return f'<img src="{escape(url)}" alt="{escape(alt)}"{title_attr} loading="lazy">'
 

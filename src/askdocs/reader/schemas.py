@@ -44,6 +44,16 @@ class Catalog(BaseModel):
     locale: str
     revision: str = Field(description="Changes whenever any page, its metadata or image does.")
     categories: list[CatalogCategory]
+    locales: list[str] = Field(
+        default_factory=list,
+        description="The locales the site has pages in (its default first): the language picker.",
+    )
+    partial: bool = Field(
+        default=False,
+        description="The read's budget ran out: some pages are still being read and are "
+        "missing, or the revision does not cover their images yet. Read again shortly.",
+    )
+    pending: int = Field(default=0, description="How many files are still being read.")
 
 
 class TocEntry(BaseModel):

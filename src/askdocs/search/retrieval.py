@@ -11,6 +11,9 @@
 5. Parts and locale variants of one section collapse (``search.hits``), an introducing
    section among the first hits pulls up its first sub-section (``search.intros``) and the
    match decision is taken (``search.threshold``).
+
+A ``StopToken`` (``search.stop``) is checked between these steps: a search whose caller
+went away, or whose deadline passed, stops at the next check instead of finishing.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from askdocs.search.query import (
     search_text,
 )
 from askdocs.search.ranking import clear_winner_first, rerank
+from askdocs.search.stop import NEVER, StopToken
 from askdocs.search.threshold import (
     KEYWORD_MATCH_RATIO,
     dense_match,
@@ -74,6 +78,7 @@ class SearchRequest:
     audience: Audience | None = None
     limit: int = 10
     history: tuple[str, ...] = ()
+    group: str | None = None  # only pages of this group (corpus.groups)
 
 
 @dataclass(frozen=True)
@@ -103,15 +108,18 @@ class Retriever:
         self.embedder = embedder
         self.settings = settings
 
-    def search(self, request: SearchRequest) -> SearchResult:
+    def search(self, request: SearchRequest, stop: StopToken = NEVER) -> SearchResult:
         s = self.settings
         query = search_text(request.query, request.history, s.followup_min_words, s.followup_join)
+        stop.check("plan")
         plan = self._plan(request.site)
         dense, reason = self._embed(query, plan)
+        stop.check("query")
         runs = [_Run(self._query(plan.collection, query, dense, request), dense)]
         if query.followup and s.followup_fuse:
             runs += self._alone(plan, request, dense is not None)
-        return self._result(runs, plan, query, request, reason)
+        stop.check("rank")
+        return self._result(runs, plan, query, request, reason, stop)
 
     def _alone(self, plan: _Plan, request: SearchRequest, hybrid: bool) -> list[_Run]:
         """The follow-up searched alone, to be fused with the joined search
@@ -184,7 +192,9 @@ class Retriever:
         request: SearchRequest,
     ) -> QueryResult:
         locales = search_locales(request.locale, request.fallback_locale)
-        flt = QueryFilter(site=request.site, locales=locales, audience=request.audience)
+        flt = QueryFilter(
+            site=request.site, locales=locales, audience=request.audience, group=request.group
+        )
         sparse = lexical.query_vector(query.text, request.locale or request.fallback_locale)
         fetch = max(request.limit * self.settings.candidates_factor, request.limit)
         return _call_store(
@@ -265,6 +275,7 @@ class Retriever:
         query: SearchQuery,
         request: SearchRequest,
         reason: str | None,
+        stop: StopToken = NEVER,
     ) -> SearchResult:
         result = runs[0].result
         for run in runs[1:]:
@@ -278,6 +289,7 @@ class Retriever:
         ranked = follow_intros(ranked, s.intro_top)
         shown = rerank(ranked, query.text, demote=s.demote_changelogs, per_page=s.max_per_page)
         shown = shown[: request.limit]
+        stop.check("cosines")
         if hybrid:
             shown = self._exact_cosines(plan.collection, shown, runs)
         hits = tuple(to_hit(candidate, request.locale, cosine) for candidate, cosine in shown)
@@ -291,6 +303,7 @@ class Retriever:
         else:
             match, best = self._exact_words(query.text, hits, request, ratio=None), None
         if match and hits and self.settings.unknown_name_check:
+            stop.check("names")
             match = not self._unknown_names(plan.collection, query.text, request)
         return SearchResult(
             hits=hits,

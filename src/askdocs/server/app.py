@@ -19,8 +19,8 @@ from fastapi import FastAPI
 
 from askdocs.app import App
 from askdocs.guard.botcheck import require_bot_check_for_public_binding
+from askdocs.middleware import harden
 from askdocs.server.errors import install_error_handlers
-from askdocs.server.middleware import harden
 from askdocs.server.openapi import install_openapi
 from askdocs.server.routes import ROUTER_MODULES
 from askdocs.server.warm import warm_search_route
@@ -41,10 +41,10 @@ def create_app(
     http = FastAPI(title="askdocs", docs_url=None, redoc_url=None, lifespan=_lifespan(app))
     http.state.askdocs = app
     install_error_handlers(http)
-    harden(http, app.settings.server.max_body_bytes)
+    harden(http, app.settings.server)
     for name in ROUTER_MODULES:
         http.include_router(importlib.import_module(name).router)
-    install_openapi(http)
+    install_openapi(http, app.settings)
     return http
 
 

@@ -22,9 +22,10 @@ from askdocs.blocking import BlockingPool
 from askdocs.guard.botcheck import BotCheck
 from askdocs.guard.hosts import host_name
 from askdocs.guard.limiter import Limiter
-from askdocs.guard.visitor import client_address, visitor_id
+from askdocs.guard.visitor import UNKNOWN, visitor_id
 from askdocs.llm.types import ChatModel
 from askdocs.reader.control import DocsReader
+from askdocs.search.execution import SearchExecution
 from askdocs.service import AskDocs
 from askdocs.settings import Settings, SiteConfig
 from askdocs.sites import OPERATOR, VISITOR, SiteCaller, SiteCatalog
@@ -68,6 +69,10 @@ async def get_ready_pool(app: AppDep) -> BlockingPool:
 
 async def get_limiter(app: AppDep) -> Limiter:
     return app.limiter
+
+
+async def get_search_execution(app: AppDep) -> SearchExecution:
+    return app.search_execution
 
 
 async def get_bot_check(app: AppDep) -> BotCheck:
@@ -115,6 +120,7 @@ CatalogDep = Annotated[SiteCatalog, Depends(get_catalog)]
 PoolDep = Annotated[BlockingPool, Depends(get_pool)]
 ReadyPoolDep = Annotated[BlockingPool, Depends(get_ready_pool)]
 LimiterDep = Annotated[Limiter, Depends(get_limiter)]
+ExecutionDep = Annotated[SearchExecution, Depends(get_search_execution)]
 BotCheckDep = Annotated[BotCheck, Depends(get_bot_check)]
 ChatDep = Annotated[ChatChooser, Depends(get_chat)]
 ReaderDep = Annotated[DocsReader, Depends(get_reader)]
@@ -154,17 +160,17 @@ def public_site(
     return catalog.resolve(host=host, site_id=site_id, caller=caller)
 
 
-async def get_client(request: Request, app: AppDep) -> str:
-    """The client's address: the trusted proxy header's, else the peer's."""
-    peer = request.client.host if request.client else None
-    return client_address(peer, request.headers, app.settings.server.trusted_proxy_header)
+async def get_client(request: Request) -> str:
+    """The client's address: the peer's, or the one a trusted proxy names (the request
+    already says so: ``askdocs.middleware.Forwarded``)."""
+    return request.client.host if request.client else UNKNOWN
 
 
 ClientDep = Annotated[str, Depends(get_client)]
 
 
 async def get_visitor(app: AppDep, client: ClientDep) -> str:
-    return visitor_id(app.visitor_key, client)
+    return visitor_id(await app.visitor_secret(), client)
 
 
 VisitorDep = Annotated[str, Depends(get_visitor)]

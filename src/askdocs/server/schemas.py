@@ -6,11 +6,20 @@ names is read from it attribute by attribute (``Out.of``), nested values include
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from askdocs.corpus.freshness import freshness_json
+from askdocs.guard.validation import (
+    CLEAN_PATTERN,
+    LOCALE_PATTERN,
+    MAX_TOKEN_CHARS,
+    NONBLANK_PATTERN,
+)
+from askdocs.indexing.state import IndexState
+from askdocs.service import SiteIndexStatus
+from askdocs.settings import AskSettings
 from askdocs.types import Freshness, SearchResult
 
 
@@ -63,22 +72,41 @@ class SearchHitOut(Out):
         return value
 
 
+class IndexingOut(BaseModel):
+    """How far a site's embedding run is: ``embedded`` of ``total`` sections."""
+
+    embedded: int
+    total: int
+    describe: str  # the same words as ``askdocs serve``'s progress
+
+    @classmethod
+    def of(cls, state: IndexState) -> IndexingOut | None:
+        """Present only while the site's sections are being embedded."""
+        if not (state.embedding and state.total):
+            return None
+        return cls(embedded=state.embedded, total=state.total, describe=state.describe())
+
+
 class SearchResponse(BaseModel):
     query: str
     site: str
     mode: str
     match: bool
     degraded_reason: str | None = None
+    indexing: IndexingOut | None = None  # keyword mode while the site's vectors are embedded
     hits: list[SearchHitOut]
 
     @classmethod
-    def of(cls, query: str, site: str, result: SearchResult) -> SearchResponse:
+    def of(
+        cls, query: str, site: str, result: SearchResult, indexing: IndexingOut | None = None
+    ) -> SearchResponse:
         return cls(
             query=query,
             site=site,
             mode=result.mode,
             match=result.match,
             degraded_reason=result.reason,
+            indexing=indexing if result.mode == "keyword" else None,
             hits=[SearchHitOut.of(hit) for hit in result.hits],
         )
 
@@ -97,10 +125,26 @@ class SiteStatusOut(Out):
     error: str | None = None
     empty: bool = False
     bad_files: list[BadFileOut] = []
+    state: str = "ready"  # ready | building | empty | error | docs_root_missing
+    search: str = "none"  # what a search reads now: none, keyword or hybrid
+    indexing: IndexingOut | None = None  # while its sections are embedded
+    holds_readiness: bool = True  # False: an organisation's site, never the service's state
+
+    @classmethod
+    def of_site(cls, status: SiteIndexStatus, state: IndexState) -> SiteStatusOut:
+        return cls.of(status).model_copy(update={"indexing": IndexingOut.of(state)})
+
+
+class ReadyChecks(BaseModel):
+    """The service's own dependencies, each ``ok`` or ``unavailable``."""
+
+    database: Literal["ok", "unavailable"]
+    limits: Literal["ok", "unavailable"]
 
 
 class ReadyResponse(BaseModel):
     ready: bool
+    checks: ReadyChecks
     sites: list[SiteStatusOut]
     model_loading: bool = False  # the embedding model is still loading after start
 
@@ -113,27 +157,44 @@ class AskSource(BaseModel):
     heading: str
 
 
-ASK_REQUEST_SCHEMA: dict[str, object] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["messages"],
-    "properties": {
-        "token": {"type": "string", "maxLength": 2048, "description": "bot-check token"},
-        "locale": {"type": "string", "maxLength": 35},
-        "messages": {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": 8,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["role", "content"],
-                "properties": {
-                    "role": {"type": "string", "enum": ["user", "assistant"]},
-                    "content": {"type": "string", "maxLength": 4000},
-                },
-            },
+def _message(role: str, max_chars: int, pattern: str) -> dict[str, object]:
+    content = {"type": "string", "maxLength": max_chars, "pattern": pattern}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["role", "content"],
+        "properties": {"role": {"type": "string", "const": role}, "content": content},
+    }
+
+
+def ask_request_schema(ask: AskSettings) -> dict[str, object]:
+    """The documented body of ``POST /api/ask``, exactly what ``guard.validation`` accepts
+    (it refuses the rest with its codes): at most ``max_messages`` messages, the first and
+    the last from the user, a user message never blank, the last at most
+    ``max_question_chars`` long; JSON Schema's ``prefixItems`` per conversation length."""
+    user = _message("user", ask.max_message_chars, NONBLANK_PATTERN)
+    anyone = {"anyOf": [user, _message("assistant", ask.max_message_chars, CLEAN_PATTERN)]}
+    last = _message("user", min(ask.max_message_chars, ask.max_question_chars), NONBLANK_PATTERN)
+    lengths = [
+        {
+            "minItems": n,
+            "maxItems": n,
+            "prefixItems": [last] if n == 1 else [user, *[anyone] * (n - 2), last],
+        }
+        for n in range(1, ask.max_messages + 1)
+    ]
+    nullable = {"type": ["string", "null"]}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["messages"],
+        "properties": {
+            "token": {**nullable, "maxLength": MAX_TOKEN_CHARS, "description": "bot-check token"},
+            "locale": {**nullable, "pattern": LOCALE_PATTERN},
+            "messages": {"type": "array", "items": anyone, "anyOf": lengths},
         },
-    },
-}
-"""The documented body of ``POST /api/ask`` (``guard.validation`` enforces it, with codes)."""
+    }
+
+
+ASK_REQUEST_SCHEMA = ask_request_schema(AskSettings())
+"""The documented body of ``POST /api/ask`` with the default limits."""

@@ -25,12 +25,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.guard.hosts import site_hosts
 from askdocs.settings import Settings, SiteConfig
 from askdocs.sites.defaults import DEFAULT_SITE_ID, own_docs_site
 from askdocs.sites.registry import registered_sites
+from askdocs.types import Audience
 
 
 class SiteSource(StrEnum):
@@ -57,10 +59,19 @@ class SiteCaller:
     organisations: frozenset[str] = frozenset()
     configured_sites: bool = False  # a member of the organisation that owns them
     signed_in: bool = False
+    account: str | None = None  # the signed-in user's id (search execution's account)
 
     @property
     def reads_developer_pages(self) -> bool:
         return self.everything or self.signed_in
+
+    def search_audience(self, requested: Audience | None = None) -> tuple[Audience | None, bool]:
+        """The one audience rule of every surface: the audience a search for this caller
+        reads (None: both), and whether ``requested`` is one the reader shows them at all
+        (a visitor asking for developer pages gets none: the reader refuses them)."""
+        if self.reads_developer_pages:
+            return requested, True
+        return "user", requested in (None, "user")
 
     def may_use(self, entry: CatalogEntry) -> bool:
         if self.everything:
@@ -73,13 +84,16 @@ class SiteCaller:
 
     @classmethod
     def member(
-        cls, organisations: Iterable[str], owner_of_configured: str | None = None
+        cls,
+        organisations: Iterable[str],
+        owner_of_configured: str | None = None,
+        account: str | None = None,
     ) -> SiteCaller:
         """A signed-in caller; ``owner_of_configured`` is the organisation that owns the
         configured sites (config file, CLI, bundled): its members read them when private."""
         orgs = frozenset(organisations)
         owns = owner_of_configured is not None and owner_of_configured in orgs
-        return cls(organisations=orgs, configured_sites=owns, signed_in=True)
+        return cls(organisations=orgs, configured_sites=owns, signed_in=True, account=account)
 
 
 VISITOR = SiteCaller()
@@ -87,7 +101,7 @@ OPERATOR = SiteCaller(everything=True)
 
 
 def site_not_found() -> NotFound:
-    return NotFound("no such public documentation site", code="site_not_found")
+    return NotFound("no such public documentation site", code=ErrorCode.SITE_NOT_FOUND)
 
 
 class SiteCatalog:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import ConfigError, NotFound
 from askdocs.settings import RootConfig, SiteConfig
 
@@ -47,4 +48,4 @@ def find_site(sites: list[SiteConfig], site_id: str | None) -> SiteConfig:
     for site in sites:
         if site.id == site_id:
             return site
-    raise NotFound(f"unknown site {site_id!r}", code="site_not_found")
+    raise NotFound(f"unknown site {site_id!r}", code=ErrorCode.SITE_NOT_FOUND)

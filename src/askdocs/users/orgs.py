@@ -15,11 +15,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from askdocs.admin.authority import ORG_ADMIN_ROLES, refusal
+from askdocs.auth.emails import normalise_email
 from askdocs.db import Database
 from askdocs.db.models import MembershipRow, OrganisationRow, UserRow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.users.ownership import claim_configured_sites
-from askdocs.users.service import UserService, membership_query, normalise_email
+from askdocs.users.service import UserService, membership_query
 from askdocs.users.types import ORG_ROLES, Organisation, OrgRole
 
 MAX_NAME_CHARS = 200
@@ -42,18 +44,18 @@ class OrgSummary:
 
 
 def org_not_found() -> NotFound:
-    return NotFound("no such organisation", code="organisation_not_found")
+    return NotFound("no such organisation", code=ErrorCode.ORGANISATION_NOT_FOUND)
 
 
 def member_not_found() -> NotFound:
-    return NotFound("no such member of this organisation", code="member_not_found")
+    return NotFound("no such member of this organisation", code=ErrorCode.MEMBER_NOT_FOUND)
 
 
 def parse_role(value: str) -> OrgRole:
     for role in ORG_ROLES:
         if role == value:
             return role
-    raise InvalidInput(f"unknown organisation role {value!r}", code="invalid_role")
+    raise InvalidInput(f"unknown organisation role {value!r}", code=ErrorCode.INVALID_ROLE)
 
 
 def _role_of(session: Session, org_id: str, user_id: str) -> OrgRole | None:
@@ -94,12 +96,12 @@ class OrgDirectory:
         """A new organisation owned by ``owner_id``; over HTTP only platform admins create."""
         title = " ".join(name.split())[:MAX_NAME_CHARS]
         if not title:
-            raise InvalidInput("the organisation needs a name", code="invalid_name")
+            raise InvalidInput("the organisation needs a name", code=ErrorCode.INVALID_NAME)
         with self._db.session() as session:
             if caller is not None and not _is_platform_admin(session, caller):
                 raise refusal()
             if session.get(UserRow, owner_id) is None:
-                raise NotFound("no such user", code="user_not_found")
+                raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
         org = self._users.create_organisation(title, owner_id)
         claim_configured_sites(self._db, org.id, owner_id)
         return org
@@ -158,7 +160,7 @@ class OrgDirectory:
             standing = self.standing(session, org_id, caller)
             user = session.scalars(select(UserRow).where(UserRow.email == address)).first()
             if user is None:
-                raise NotFound(f"no user with email {address}", code="user_not_found")
+                raise NotFound(f"no user with email {address}", code=ErrorCode.USER_NOT_FOUND)
             self._change(session, org_id, user.id, role, standing)
             return Member(user.id, user.email, user.display_name, role)
 
@@ -223,5 +225,5 @@ class OrgDirectory:
         if (session.scalar(owners) or 0) <= 1:
             raise InvalidInput(
                 "an organisation keeps at least one owner: make someone else owner first",
-                code="last_owner",
+                code=ErrorCode.LAST_OWNER,
             )

@@ -12,6 +12,7 @@ from functools import lru_cache
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 
 MAX_PASSWORD_CHARS = 1024
@@ -36,10 +37,10 @@ def check_policy(password: str, min_chars: int) -> str:
     """The password when acceptable; ``InvalidInput`` ``weak_password`` otherwise."""
     if len(password) < min_chars:
         raise InvalidInput(
-            f"the password must have at least {min_chars} characters", code="weak_password"
+            f"the password must have at least {min_chars} characters", code=ErrorCode.WEAK_PASSWORD
         )
     if len(password) > MAX_PASSWORD_CHARS or not password.strip():
-        raise InvalidInput("the password is not acceptable", code="weak_password")
+        raise InvalidInput("the password is not acceptable", code=ErrorCode.WEAK_PASSWORD)
     return password
 
 

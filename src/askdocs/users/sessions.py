@@ -3,7 +3,9 @@
 The cookie holds a random token; the row is keyed by its SHA-256. A session ends at the
 first of: its absolute expiry, ``idle`` seconds without a request, or revocation (sign-out,
 an administrator, a password change). Every request re-reads the row, so a revoked session
-stops working at once.
+stops working at once. A session also records the account's token version when it began;
+the caller compares it with the account's now (``users.web.identify``), as for bearer
+tokens, so a password change ends it even where a revocation was missed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from sqlalchemy import CursorResult, Result, select, update
 
 from askdocs.db import Database
 from askdocs.db.auth_models import SessionRow
-from askdocs.db.models import utcnow
+from askdocs.db.models import UserRow, utcnow
 
 TOUCH_EVERY = timedelta(seconds=60)  # last_seen_at is written at most once a minute
 
@@ -32,6 +34,7 @@ class SessionInfo:
     created_at: datetime
     last_seen_at: datetime
     expires_at: datetime
+    token_version: int = 0
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ def _info(row: SessionRow) -> SessionInfo:
         row.created_at,
         row.last_seen_at,
         row.expires_at,
+        row.token_version,
     )
 
 
@@ -80,6 +84,8 @@ class SessionStore:
             expires_at=now + self._absolute,
         )
         with self._db.session(write=True) as session:
+            user = session.get(UserRow, user_id)
+            row.token_version = user.token_version if user is not None else 0
             session.add(row)
         return NewSession(token, _info(row))
 

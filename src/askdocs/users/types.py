@@ -15,6 +15,7 @@ class User:
     email: str
     display_name: str
     platform_admin: bool
+    token_version: int = 0  # bumped by a password change: older tokens and sessions end
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,14 @@ class Principal:
     """Who is calling, re-read from the database for this request (never from the token alone).
 
     ``org``/``org_role`` are set only when the token names an organisation the user is
-    still a member of; ``platform_admin`` is the database's value.
+    still a member of; ``platform_admin`` is the database's value. ``mcp``: signed in with
+    an MCP token, which applies a change only with the person's approval proof.
     """
 
     user: User
     org: str | None
     org_role: OrgRole | None
+    mcp: bool = False
 
     @property
     def user_id(self) -> str:

@@ -3,9 +3,10 @@
 A request with an ``Authorization`` header is judged by that header alone. Otherwise the
 session cookie names a server-side session row (re-read on every request). A cookie request
 that changes state (any method but GET, HEAD, OPTIONS) must also carry the session's CSRF
-token in ``X-CSRF-Token`` and, when the browser sends ``Origin``, come from this server's own
-origin; otherwise it is refused with 403 ``csrf_failed`` before anything runs. A cross-site
-form can send neither the header nor a same-site origin.
+token in ``X-CSRF-Token`` and, when the browser sends ``Origin``, come from one of this
+server's own origins (the request's, or ``server.public_url``: ``askdocs.server.origin``);
+otherwise it is refused with 403 ``csrf_failed`` before anything runs. A cross-site form
+can send neither the header nor a same-site origin.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, Forbidden
 from askdocs.settings import Settings
 from askdocs.users.accounts import Accounts
@@ -32,7 +34,7 @@ class RequestFacts:
     method: str
     headers: Mapping[str, str]
     cookies: Mapping[str, str]
-    origin: str  # this server's origin as the request reached it: scheme://host[:port]
+    origins: tuple[str, ...]  # this server's origins: the request's and the public one
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,13 @@ class SignedIn:
 
 
 def csrf_failed(message: str) -> Forbidden:
-    return Forbidden(message, code="csrf_failed")
+    return Forbidden(message, code=ErrorCode.CSRF_FAILED)
 
 
 def check_origin(facts: RequestFacts) -> None:
     """A state-changing browser request must come from this origin when it says where from."""
     origin = facts.headers.get("origin")
-    if origin is not None and origin.rstrip("/") != facts.origin:
+    if origin is not None and origin.rstrip("/") not in facts.origins:
         raise csrf_failed("this request came from another site")
 
 
@@ -65,17 +67,20 @@ def identify(settings: Settings, accounts: Accounts, facts: RequestFacts) -> Sig
     """The caller, or ``AuthError`` 401 (``missing_token`` when no credential came at all)."""
     authorization = facts.headers.get("authorization")
     if authorization is not None:
-        return SignedIn(authenticate(settings, accounts.users, authorization), None)
+        principal = authenticate(settings, accounts.users, authorization, accounts.keys)
+        return SignedIn(principal, None)
     token = facts.cookies.get(settings.auth.session_cookie)
     if not token:
-        raise AuthError("sign in, or send a bearer token", code="missing_token")
+        raise AuthError("sign in, or send a bearer token", code=ErrorCode.MISSING_TOKEN)
     session = accounts.sessions.find(token)
     if session is None:
-        raise AuthError("your session has ended: sign in again", code="session_expired")
+        raise AuthError("your session has ended: sign in again", code=ErrorCode.SESSION_EXPIRED)
     check_csrf(facts, session)
     user = accounts.users.get(session.user_id)
     if user is None:
-        raise AuthError("the session's user no longer exists", code="unknown_user")
+        raise AuthError("the session's user no longer exists", code=ErrorCode.UNKNOWN_USER)
+    if user.token_version != session.token_version:
+        raise AuthError("your session has ended: sign in again", code=ErrorCode.SESSION_EXPIRED)
     return SignedIn(Principal(user=user, org=None, org_role=None), session)
 
 

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import Field
 
+from askdocs.auth.emails import EMAIL_PATTERN
+from askdocs.guard.validation import CleanText
 from askdocs.users.types import OrgRole
 from askdocs.wire import Wire
 
 MAX_PASSWORD_FIELD = 1024
+# an address ``normalise_email`` accepts (it refuses others: 400 invalid_email)
+Email = Annotated[
+    str, Field(min_length=3, max_length=320, json_schema_extra={"pattern": EMAIL_PATTERN})
+]
 
 
 class SignInIn(Wire):
-    email: str = Field(min_length=1, max_length=320)
+    email: CleanText = Field(min_length=1, max_length=320)  # a NUL is 400, not a 500
     password: str = Field(min_length=1, max_length=MAX_PASSWORD_FIELD)
 
 
@@ -74,7 +81,7 @@ class InvitationOut(Wire):
     role: OrgRole | None
     platform_admin: bool
     expires_at: datetime
-    account_exists: bool
+    for_you: bool  # the caller is signed in as the invited address (never: whether it exists)
 
 
 class AcceptIn(Wire):
@@ -84,10 +91,20 @@ class AcceptIn(Wire):
 
 
 class InviteIn(Wire):
-    email: str = Field(min_length=3, max_length=320)
+    email: Email
     organisation_id: str | None = Field(default=None, max_length=36)
     role: OrgRole | None = None
     platform_admin: bool = False
+
+
+class ResetOut(Wire):
+    email: str
+    expires_at: datetime
+
+
+class ResetIn(Wire):
+    token: str = Field(min_length=10, max_length=200)
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD_FIELD)
 
 
 class InviteOut(Wire):
@@ -97,7 +114,7 @@ class InviteOut(Wire):
 
 
 class UserCreateIn(Wire):
-    email: str = Field(min_length=3, max_length=320)
+    email: Email
     name: str = Field(default="", max_length=200)
     password: str | None = Field(default=None, max_length=MAX_PASSWORD_FIELD)
     platform_admin: bool = False
@@ -109,7 +126,7 @@ class UserListOut(Wire):
 
 class OrgCreateIn(Wire):
     name: str = Field(min_length=1, max_length=200)
-    owner_email: str | None = Field(default=None, max_length=320)
+    owner_email: Email | None = None
 
 
 class OrgListOut(Wire):
@@ -131,7 +148,7 @@ class OrgOut(Wire):
 
 
 class MemberIn(Wire):
-    email: str = Field(min_length=3, max_length=320)
+    email: Email
     role: OrgRole = "member"
 
 

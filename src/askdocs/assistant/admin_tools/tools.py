@@ -1,7 +1,7 @@
-"""The admin tools the model may call: read-only tools, the Propose half of each pair,
-test_inference_provider and reindex_site. Each body's first statement calls ``AdminApi``,
-whose first statement is the authority gate (re-read from the database); nothing is kept
-between calls.
+"""The admin tools the model may call, one per row of the admin table: reads, actions
+(test_inference_provider, reindex_site) and the Propose half of each proposal. Each body's
+first statement calls ``AdminApi``, whose first statement is the authority gate (re-read
+from the database); nothing is kept between calls.
 
 There are no Apply tools (reliability anchor AU-17): a propose tool gives the model the
 summary and a proposal id, never the confirmation token; the token travels only to the
@@ -14,16 +14,17 @@ apply it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio
 
 from askdocs.admin.api import AdminApi
-from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema
-from askdocs.admin.names import propose_name
 from askdocs.admin.proposals import StoredProposal
+from askdocs.admin.table import Action, Change, Read
 from askdocs.assistant.tools import JsonObject, ToolContext, ToolOutcome
 from askdocs.errors import RateLimited
 from askdocs.llm.types import ToolSpec
+from askdocs.operation import Operation
 
 CHECKING = "Checking"
 PROPOSING = "Preparing a change for your confirmation"
@@ -33,20 +34,20 @@ WAITING = (
     "sentence or two what it would change and that it waits for their decision. Never say "
     "it has been applied."
 )
+WHO = {"platform": "platform admins", "organisation": "admins", "reader": "anyone"}
 
 
-def single_spec(name: str) -> ToolSpec:
-    model, description = TOOL_MODELS[name]
-    return ToolSpec(name, description, json_schema(model))
+def single_spec(op: Operation[Any, Any]) -> ToolSpec:
+    description = f"{op.description.rstrip('.')} ({WHO[op.authority]})."
+    return ToolSpec(op.name, description, op.schema())
 
 
-def propose_spec(operation: str) -> ToolSpec:
-    model, what = OPERATION_MODELS[operation]
+def propose_spec(op: Change[Any, Any]) -> ToolSpec:
     description = (
-        f"Propose to {what}. Writes nothing: the person sees the summary in their panel "
-        "and applies or discards it there."
+        f"Propose to {op.description}. Writes nothing: the person sees the summary in their "
+        "panel and applies or discards it there."
     )
-    return ToolSpec(propose_name(operation), description, json_schema(model))
+    return ToolSpec(op.tools[0], description, op.schema())
 
 
 def proposal_outline(stored: StoredProposal) -> JsonObject:
@@ -79,27 +80,30 @@ def split_proposal(stored: StoredProposal) -> ToolOutcome:
 @dataclass
 class ReadTool:
     api: AdminApi
-    spec: ToolSpec
+    op: Read[Any, Any]
+    spec: ToolSpec = field(init=False)
     start_caption: str = CHECKING
 
+    def __post_init__(self) -> None:
+        self.spec = single_spec(self.op)
+
     async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
-        name = self.spec.name
-        data = await anyio.to_thread.run_sync(self.api.read, name, context.user_id, arguments)
-        return ToolOutcome(data)
+        name, user = self.op.name, context.user_id
+        return ToolOutcome(await anyio.to_thread.run_sync(self.api.read, name, user, arguments))
 
 
 @dataclass
 class ProposeTool:
     api: AdminApi
-    operation: str
+    op: Change[Any, Any]
     spec: ToolSpec = field(init=False)
     start_caption: str = PROPOSING
 
     def __post_init__(self) -> None:
-        self.spec = propose_spec(self.operation)
+        self.spec = propose_spec(self.op)
 
     async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
-        op, user, thread = self.operation, context.user_id, context.thread_id
+        op, user, thread = self.op.name, context.user_id, context.thread_id
         stored = await anyio.to_thread.run_sync(
             lambda: self.api.propose_stored(op, user, arguments, thread_id=thread)
         )
@@ -107,24 +111,22 @@ class ProposeTool:
 
 
 @dataclass
-class TestProviderTool:
+class ActionTool:
+    """An action (``reindex_site``, ``test_inference_provider``); a rate limit is data
+    the model reads, with when to retry."""
+
     api: AdminApi
-    spec: ToolSpec = field(default_factory=lambda: single_spec("test_inference_provider"))
-    start_caption: str = "Testing the provider"
+    op: Action[Any, Any]
+    spec: ToolSpec = field(init=False)
+    start_caption: str = CHECKING
 
-    async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
-        return ToolOutcome(await self.api.test_provider(context.user_id, arguments))
-
-
-@dataclass
-class ReindexTool:
-    api: AdminApi
-    spec: ToolSpec = field(default_factory=lambda: single_spec("reindex_site"))
-    start_caption: str = "Starting a re-index"
+    def __post_init__(self) -> None:
+        self.spec = single_spec(self.op)
+        self.start_caption = f"{self.op.label}…"
 
     async def run(self, context: ToolContext, arguments: JsonObject) -> ToolOutcome:
         try:
-            data = await self.api.reindex(context.user_id, arguments, "assistant")
+            data = await self.api.act(self.op.name, context.user_id, arguments, "assistant")
         except RateLimited as exc:
             data = {"error": exc.message, "retryAfterSeconds": exc.retry_after}
         return ToolOutcome(data)

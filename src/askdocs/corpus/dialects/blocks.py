@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.ruler import RuleOptionsType
 from markdown_it.rules_block import StateBlock
 
+from askdocs.corpus.dialects.html import visible_text
 from askdocs.corpus.dialects.tokens import Block
 
 _TAB = re.compile(r'^(===[!+]?)[ \t]+"(.*)"[ \t]*$')
@@ -26,7 +27,7 @@ BODY_INDENT = 4
 _ALT: RuleOptionsType = {"alt": ["paragraph", "reference", "blockquote", "list"]}
 
 
-def _line(state: StateBlock, line: int) -> str:
+def source_line(state: StateBlock, line: int) -> str:
     return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
 
@@ -52,7 +53,7 @@ def _indented_end(state: StateBlock, start: int, end: int, indent: int) -> int:
 def _tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if _is_code(state, start):
         return False
-    match = _TAB.match(_line(state, start))
+    match = _TAB.match(source_line(state, start))
     if match is None:
         return False
     if silent:
@@ -60,13 +61,13 @@ def _tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     indent = state.sCount[start] + BODY_INDENT
     stop = _indented_end(state, start, end, indent)
     marker = match.group(1)
-    block = Block("tab", title=match.group(2).strip(), indented=True)
+    block = Block("tab", title=visible_text(match.group(2).strip()), indented=True)
     block.name = "new" if marker.endswith("!") else ("selected" if marker.endswith("+") else "")
-    _push_body(state, block, start, stop, indent)
+    push_body(state, block, start, stop, indent)
     return True
 
 
-def _push_body(state: StateBlock, block: Block, start: int, stop: int, indent: int) -> None:
+def push_body(state: StateBlock, block: Block, start: int, stop: int, indent: int) -> None:
     old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
     token = state.push("dialect_open", "div", 1)
     token.block, token.map, token.meta = True, [start, stop], {"block": block}
@@ -84,7 +85,7 @@ def tabs_plugin(md: MarkdownIt) -> None:
 def _stub(state: StateBlock, start: int, end: int, silent: bool, dotted_only: bool) -> bool:
     if _is_code(state, start):
         return False
-    line = _line(state, start)
+    line = source_line(state, start)
     match = (_DOTTED if dotted_only else _STUB).match(line)
     if match is None:
         return False
@@ -116,7 +117,7 @@ def mkdocstrings_plugin(md: MarkdownIt, *, dotted_only: bool) -> None:
 def _abbreviation(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if _is_code(state, start):
         return False
-    match = _ABBR.match(_line(state, start))
+    match = _ABBR.match(source_line(state, start))
     if match is None:
         return False
     if silent:

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 _TAG = re.compile(
     r"<(?P<close>/?)(?P<name>[A-Za-z][\w.:-]*)"
-    r"(?P<attrs>(?:\s+(?:[^<>\"'{}/]|/(?!>)|\"[^\"]*\"|'[^']*'|\{[^{}]*\})*)?)"
+    r"(?P<attrs>(?:\s+(?:[^<>\"'{}/]|/(?!>)|\"[^\"]*\"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\})*)?)"
     r"\s*(?P<self>/?)>"
 )
 _ATTR = re.compile(r"([\w:.-]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{([^{}]*)\}|([^\s\"'>]+)))?")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 PROSE_ATTRIBUTES = ("label", "title", "question", "summary", "heading", "path", "text")
 RAW_TEXT = frozenset({"script", "style"})
 
@@ -71,9 +72,23 @@ def tags(source: str) -> Iterator[Tag | str]:
         yield source[position:]
 
 
+def anchor_id(tag: Tag) -> str:
+    """The anchor an HTML element or component offers links: its ``id`` (an ``<a>`` also
+    its ``name``); "" for a closing tag."""
+    if tag.closing:
+        return ""
+    found = tag.attrs.get("id") or (tag.attrs.get("name") if tag.name.lower() == "a" else "")
+    return (found or "").strip()
+
+
+def anchors_in(text: str) -> list[str]:
+    """Every anchor the HTML tags of ``text`` offer (``anchor_id``), in order."""
+    return [found for item in tags(text) if isinstance(item, Tag) and (found := anchor_id(item))]
+
+
 def tab_label(tag: Tag) -> str:
     """A ``<TabItem>``'s label: ``label``, else its ``value`` made readable."""
-    label = tag.attrs.get("label", "").strip()
+    label = visible_text(tag.attrs.get("label", "").strip())
     if label:
         return label
     value = tag.attrs.get("value", "").strip()
@@ -88,13 +103,15 @@ def is_tab(tag: Tag) -> bool:
     return tag.component and tag.name.endswith("TabItem")
 
 
-def strip_tags(line: str) -> str:
+def strip_tags(line: str, prose: bool = True) -> str:
     """One line of chunk text without its tags: a tab or component's prose attribute stays
-    (a tab label gets a colon), text stays, everything else goes."""
+    (a tab label gets a colon; not without ``prose``), text stays, everything else goes."""
     parts: list[str] = []
     for item in tags(line):
         if isinstance(item, str):
             parts.append(item)
+        elif not prose:
+            continue
         elif not item.closing and (is_tab(item)):
             parts.append(f"{tab_label(item)}:")
         elif not item.closing and item.component:
@@ -102,3 +119,21 @@ def strip_tags(line: str) -> str:
         elif item.name.lower() == "img":
             parts.append(item.attrs.get("alt", ""))
     return "".join(parts)
+
+
+def visible_text(text: str, prose: bool = True) -> str:
+    """One line of Markdown as a reader sees its words: tags removed outside code spans
+    (a component's children stay, a self-closing one leaves its prose attribute unless not
+    ``prose``: a heading's text, as its dialect's build reads a heading), spaces squeezed.
+    ``Reporters <Badge type="danger">advanced</Badge>`` -> ``Reporters advanced``;
+    ``update <CRoot />`` -> ``update``; ``MPA Mode <Badge text="new" />`` -> ``MPA Mode``."""
+    if "<" not in text:
+        return text
+    parts: list[str] = []
+    position = 0
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(strip_tags(text[position : match.start()], prose))
+        parts.append(match.group(0))
+        position = match.end()
+    parts.append(strip_tags(text[position:], prose))
+    return " ".join("".join(parts).split())

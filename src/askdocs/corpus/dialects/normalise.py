@@ -22,11 +22,14 @@ _ALERT = re.compile(r"^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*", re.IGNO
 _COLON_INFO = re.compile(r"^\s*([\w-]+)?\s*(?:\[(.*)\])?\s*(.*?)\s*$")
 _MYST = re.compile(r"^\{([A-Za-z][\w:-]*)\}\s*(.*)$")
 _MYST_OPTION = re.compile(r"^:[\w-]+:")
+_NAME_OPTION = re.compile(r"^:name:\s*(\S+)\s*$")
 _TAB_ATTR = re.compile(r"""\s*\btab=(?:"([^"]*)"|'([^']*)')""")
 _ATTR_INFO = re.compile(r"^\{\s*\.([\w+#-]+)[^}]*\}")
 _MDX_LINE = re.compile(r"^(?:import|export)\s")
+_RAW_BLOCK = re.compile(r"^\s*<(?:script|style)\b", re.IGNORECASE)
 MYST_DROPPED = frozenset({"toctree", "contents", "include", "literalinclude", "tableofcontents"})
 MYST_CODE = frozenset({"code-block", "code", "code-cell", "sourcecode"})
+TABSETS = frozenset({"code-group", "tabs"})
 
 
 def _retype(token: Token, block: Block) -> None:
@@ -54,7 +57,8 @@ def admonitions(state: StateCore) -> None:
             markup = token.markup
             collapsible = "" if markup == "!!!" else ("open" if markup.endswith("+") else "closed")
             name = str(token.meta.get("tag", "")) or "note"
-            block = Block("admonition", name, token.content, collapsible, indented=True)
+            title = html.visible_text(token.content)
+            block = Block("admonition", name, title, collapsible, indented=True)
             _retype(token, block)
             if index + 1 < len(tokens) and tokens[index + 1].type == "admonition_title_open":
                 index += 3  # the title travels in the block
@@ -73,22 +77,65 @@ def containers(state: StateCore) -> None:
             slash = token.type == "container_slash_open"
             block = _slash_block(token.info) if slash else _colon_block(token.info)
             block.closer = token.map[1] if token.map else -1
+            if block.kind == "tabset" and token.map:
+                block.drop.append(token.map[0])  # its marker line has no title to show
             _retype(token, block)
+            if not slash and token.map:
+                options = _colon_options(state, token.map[0])
+                block.drop += options
+                block.anchor = _name_option([state.src.split("\n")[i] for i in options])
         elif token.type in ("container_colon_close", "container_slash_close"):
             _close(token)
 
 
 def _colon_block(info: str) -> Block:
+    directive = _MYST.match(info.strip())
+    if directive is not None:  # MyST's colon fence, :::{note} Title
+        return _myst_block(directive.group(1).lower(), directive.group(2).strip())
     match = _COLON_INFO.match(info)
     name = (match.group(1) or "").lower() if match else ""
-    title = ((match.group(2) or match.group(3)) if match else info).strip()
+    title = html.visible_text(((match.group(2) or match.group(3)) if match else info).strip())
+    if name in TABSETS:  # VitePress code groups, vitepress-plugin-tabs
+        return Block("tabset", name=name)
     kind = _kind(name)
     return Block(kind, name, title, "closed" if kind == "details" else "")
 
 
+def _colon_options(state: StateCore, start: int) -> list[int]:
+    """The ``:key: value`` option lines right after a colon-fenced MyST directive's marker
+    (syntax only: listed to drop, and their text removed from the body)."""
+    lines = state.src.split("\n")
+    found: list[int] = []
+    line = start + 1
+    while line < len(lines) and _MYST_OPTION.match(lines[line]):
+        found.append(line)
+        line += 1
+    if found:
+        _strip_options(state.tokens, found)
+    return found
+
+
+def _name_option(lines: list[str]) -> str:
+    """A MyST directive's ``:name: target`` option: a label links may name."""
+    for line in lines:
+        match = _NAME_OPTION.match(line)
+        if match:
+            return match.group(1)
+    return ""
+
+
+def _strip_options(tokens: list[Token], lines: list[int]) -> None:
+    """Option lines out of the inline text of the paragraph that holds them."""
+    for token in tokens:
+        if token.type == "inline" and token.map and token.map[0] == lines[0]:
+            kept = token.content.split("\n")[len(lines) :]
+            token.content = "\n".join(kept)
+            return
+
+
 def _slash_block(info: str) -> Block:
     name, _, title = info.partition("|")
-    name, title = name.strip().lower(), title.strip()
+    name, title = name.strip().lower(), html.visible_text(title.strip())
     if name == "tab":
         return Block("tab", title=title)
     kind = _kind(name)
@@ -148,12 +195,14 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
         fence.info, fence.content = argument, body
         fence.meta["open_line"] = fence.markup + argument
         fence.meta["drop"] = [start + 1 + i for i in range(options)]
-        return [fence]
+        label = _name_option(lines[:options])
+        return [_anchor(label), fence] if label else [fence]
     block = _myst_block(name, argument)
+    block.anchor = _name_option(lines[:options])
     block.closer = end - 1
+    block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if block.kind == "tabset":
         block.drop.append(start)
-    block.drop = [start + 1 + i for i in range(options)] if name not in MYST_DROPPED else []
     if name in MYST_DROPPED:
         block.kind, block.drop = "dropped", list(range(start + 1, end - 1))
         return [open_token(block, [start, end], fence.level), close_token(fence.level)]
@@ -162,11 +211,22 @@ def _directive(state: StateCore, fence: Token, name: str, argument: str) -> list
     nested = StateCore(body, state.md, state.env, inner)
     run_rules(nested)
     for token in nested.tokens:
-        token.level += fence.level + 1
-        if token.map:
-            token.map = [token.map[0] + start + 1 + options, token.map[1] + start + 1 + options]
+        _shift(token, start + 1 + options, fence.level + 1)
     opening = open_token(block, [start, end], fence.level)
     return [opening, *nested.tokens, close_token(fence.level)]
+
+
+def _shift(token: Token, lines: int, levels: int) -> None:
+    """A token of a directive's body, parsed alone, moved to where the body sits."""
+    token.level += levels
+    if token.map:
+        token.map = [token.map[0] + lines, token.map[1] + lines]
+    block = token.meta.get("block") if token.type == "dialect_open" else None
+    if isinstance(block, Block):
+        block.closer = block.closer + lines if block.closer >= 0 else -1
+        block.drop = [line + lines for line in block.drop]
+    if "drop" in token.meta:
+        token.meta["drop"] = [line + lines for line in token.meta["drop"]]
 
 
 def _myst_block(name: str, argument: str) -> Block:
@@ -217,6 +277,8 @@ def html_blocks(state: StateCore) -> None:
 
 
 def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
+    if _RAW_BLOCK.match(token.content):
+        return _dropped(token, "script")
     out: list[Token] = []
     text: list[str] = []
     summary: list[str] | None = None
@@ -247,16 +309,12 @@ def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
         opened = _structural(item, stack, token)
         if opened is not None:
             _flush(out, text, token)
+            if html.anchor_id(item):
+                out.append(_anchor(html.anchor_id(item)))
             out.append(opened)
-        elif (
-            item.name.lower() == "a"
-            and not item.closing
-            and ("id" in item.attrs or "name" in item.attrs)
-        ):
+        elif html.anchor_id(item):
             _flush(out, text, token)
-            anchor = Token("html_anchor", "span", 0)
-            anchor.attrs = {"id": item.attrs.get("id") or item.attrs.get("name", "")}
-            out.append(anchor)
+            out.append(_anchor(html.anchor_id(item)))
         elif item.component and item.self_closing and item.prose:
             text.append(item.prose)
         elif name == "img" and item.attrs.get("alt"):
@@ -265,6 +323,20 @@ def _html_tokens(token: Token, stack: list[str]) -> list[Token]:
             text.append("\n")
     _flush(out, text, token)
     return out
+
+
+def _anchor(ident: str) -> Token:
+    anchor = Token("html_anchor", "span", 0)
+    anchor.attrs = {"id": ident}
+    return anchor
+
+
+def _dropped(token: Token, name: str) -> list[Token]:
+    """A ``<script>``/``<style>`` block (VitePress ``<script setup>`` imports): syntax only."""
+    block = Block("dropped", name=name)
+    lines = token.map or [0, 0]
+    block.drop = list(range(lines[0], lines[1]))
+    return [open_token(block, token.map, token.level), close_token(token.level)]
 
 
 def _structural(item: html.Tag, stack: list[str], source: Token) -> Token | None:

@@ -8,6 +8,8 @@ in every dialect; only the constructs whose syntax means different things differ
 * MkDocs: ``::: name`` is an mkdocstrings stub; everywhere else it opens a container (a
   dotted ``::: package.Name`` stays a stub);
 * Docusaurus: MDX ``import``/``export`` lines are dropped;
+* VitePress: ``::: code-group`` fences and ``:::: tabs`` with ``== Label`` lines are tabs
+  (``vitepress``);
 * MyST: ``(label)=`` targets, ``%`` comments and ``+++`` breaks (mdit-py-plugins myst_blocks).
 """
 
@@ -34,6 +36,9 @@ from askdocs.corpus.dialects.normalise import (
     mdx_lines,
     run_rules,
 )
+from askdocs.corpus.dialects.source import DIALECT_KEY, rewrite_source
+from askdocs.corpus.dialects.vitepress import code_groups, fences
+from askdocs.corpus.dialects.vitepress import tabs_plugin as vitepress_tabs_plugin
 
 
 def _any(params: str, markup: str) -> bool:
@@ -55,10 +60,16 @@ def make_dialect_parser(dialect: Dialect) -> MarkdownIt:
     tasklists_plugin(md)
     if dialect == "myst":
         myst_block_plugin(md)
+    if dialect == "vitepress":
+        vitepress_tabs_plugin(md)
     rules: tuple[Rule, ...] = BASE_RULES
     if dialect == "docusaurus":
         rules = (*rules, mdx_lines)
+    if dialect == "vitepress":
+        rules = (*rules, fences, code_groups)
     md.options[RULES_KEY] = (*rules, group_tabs)
+    md.options[DIALECT_KEY] = dialect
+    md.core.ruler.after("normalize", "source", rewrite_source)
     md.core.ruler.after("block", "dialects", run_rules)
     md.core.ruler.after("inline", "dialect_inline", inline_text)
     return md

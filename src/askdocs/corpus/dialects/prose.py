@@ -78,8 +78,8 @@ def _collect(token: Token, edits: _Edits, prose: Prose, count: int) -> None:
         if "open_line" in token.meta:
             edits.label[span[0]] = str(token.meta["open_line"])
             edits.blank.update(token.meta.get("drop", ()))
-    elif token.type == "myst_target" and span:
-        edits.blank.add(span[0])
+    elif token.type in ("myst_target", "myst_line_comment") and span:
+        edits.blank.update(range(span[0], min(span[1], count)))
     elif token.type == "heading_open" and token.markup in SETEXT and span:
         edits.blank.add(span[1] - 1)
         edits.label[span[0]] = "#" * int(token.tag[1]) + " " + "{text}"
@@ -154,6 +154,10 @@ def _line(index: int, line: str, edits: _Edits) -> str:
     if index in edits.blank:
         return ""
     line = _dedent(line, edits.dedent[index])
+    if index in edits.before:
+        fence = edits.label.get(index) or _ATTR_INFO.sub(r"\1\2", _TAB_ATTR.sub("", line))
+        indent = line[: len(line) - len(line.lstrip())]
+        return f"{edits.before[index]}\n{indent}{fence.lstrip()}"
     if index in edits.label:
         indent = line[: len(line) - len(line.lstrip())]
         template = edits.label[index]
@@ -162,9 +166,6 @@ def _line(index: int, line: str, edits: _Edits) -> str:
     if index in edits.alerts:
         line = _ALERT_MARK.sub(lambda m: readable_name(m.group(1).lower()) + ": ", line, count=1)
         line = line.rstrip()
-    if index in edits.before:
-        fence = _ATTR_INFO.sub(r"\1\2", _TAB_ATTR.sub("", line))
-        return f"{edits.before[index]}\n{fence}"
     if index in edits.code:
         return _ATTR_INFO.sub(r"\1\2", line) if _CLOSER.match(line) is None else line
     return clean_prose_line(line)

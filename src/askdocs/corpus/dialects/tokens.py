@@ -10,7 +10,8 @@ reader alike:
 * ``collapsible``: "" | "open" | "closed";
 * ``indented``: the body is indented four spaces under the marker (MkDocs style);
 * ``closer``: 0-based source line of a closing marker line, or -1;
-* ``drop``: further 0-based source lines that are syntax only (directive options).
+* ``drop``: further 0-based source lines that are syntax only (directive options);
+* ``anchor``: an id the block offers links (a MyST directive's ``:name:`` option).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Block:
     indented: bool = False
     closer: int = -1
     drop: list[int] = field(default_factory=list)
+    anchor: str = ""  # an id the block offers links (a MyST directive's ``:name:``)
 
 
 def open_token(block: Block, line_map: list[int] | None, level: int = 0) -> Token:

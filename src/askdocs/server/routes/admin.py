@@ -1,206 +1,213 @@
-"""``/api/v1/admin``: the admin tools over REST, with the same gates, grants and tokens.
+"""``/api/v1/admin``: every operation of the admin table (``admin.table``) over REST,
+generated from it, with the same gates, grants and tokens as every other surface.
 
-Bearer auth as the assistant's routes (the caller re-read from the database). The token's
-``org`` claim is the active organisation unless a request names ``organisationId``.
-Propose answers a summary and a ``confirmationToken``; apply takes the same arguments plus
-that token. Errors use the common body; see docs/admin-tools.md for every code.
+For each operation the argument model is the request body and the result model the
+response model:
+- a proposal ``CreateSite``: ``POST /proposals/create-site`` (a summary and a
+  ``confirmationToken``, writes nothing) and ``POST /apply/create-site`` (the same
+  arguments plus that token);
+- a read ``list_sites``: ``POST /reads/list-sites``, and its ``GET`` route (``/sites``);
+- an action ``reindex_site``: ``POST /actions/reindex-site``, and its route
+  (``POST /sites/{siteId}/reindex``).
+A ``GET``/route form takes the same fields as path and query parameters. Bearer or session
+auth as the assistant's routes (the caller re-read from the database); the token's ``org``
+is the active organisation unless a request names ``organisationId``. Arguments that fail
+their model answer ``400 invalid_argument``. See docs/admin-tools.md for every code.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Callable
+import inspect
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Body
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Body, Path, Query
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from askdocs.admin.api import AdminApi
-from askdocs.admin.args import JsonObject
-from askdocs.admin.models import OPERATION_MODELS, TOOL_MODELS, json_schema, model_of, schema_entry
-from askdocs.admin.names import OPERATIONS, snake
-from askdocs.admin.operations import slug
-from askdocs.admin.results import (
-    GrantsOut,
-    PageOut,
-    PagesOut,
-    ProvidersOut,
-    RunsOut,
-    SiteDetailOut,
-    SitesOut,
-)
-from askdocs.errors import NotFound
-from askdocs.server.deps import AdminDep
-from askdocs.server.openapi import ERRORS_KEY
+from askdocs.admin.models import Args, invalid
+from askdocs.admin.results import OwnGrants, Proposed, Result
+from askdocs.admin.table import TABLE, Action, AnyOperation, Change, Read, find, unknown
+from askdocs.error_codes import ErrorCode
+from askdocs.mcp.operations import docs_operations
+from askdocs.server.admin_calls import ArgumentRoute, Endpoint, TypedEndpoint, keyword, scoped
+from askdocs.server.approval import Approval, ApprovalGate
+from askdocs.server.deps import AdminDep, SettingsDep
+from askdocs.server.openapi import BODY_KEY, ERRORS_KEY
 from askdocs.server.signin import Caller
 from askdocs.users.types import Principal
+from askdocs.wire import JsonDict, json_schema
 
-router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
-Args = Annotated[dict[str, Any], Body(default_factory=dict)]
-
-Admin = AdminDep
-
-
-def operation_name(slug: str) -> str:
-    """``create-site`` -> ``CreateSite``; 404 for anything that is not an operation."""
-    name = "".join(part.capitalize() for part in slug.split("-"))
-    if not re.fullmatch(r"[a-z]+(-[a-z]+)*", slug) or name not in OPERATIONS:
-        raise NotFound(f"unknown operation {slug!r}", code="unknown_operation")
-    return name
+router = APIRouter(prefix="/api/v1/admin", tags=["admin"], route_class=ArgumentRoute)
+TOKEN_HELP = "The token the proposal returned."  # noqa: S105 (a description)
 
 
-def _args(caller: Principal, name: str, values: JsonObject) -> JsonObject:
-    """The arguments, with the token's active organisation when ``name`` takes one."""
-    args = dict(values)
-    scoped = "organisation_id" in model_of(name).model_fields
-    if scoped and args.get("organisationId") is None and caller.org is not None:
-        args["organisationId"] = caller.org
-    return args
+def apply_model(op: Change[Any, Any]) -> type[Args]:
+    """The apply body: the operation's arguments plus ``confirmationToken``."""
+    token = (str, Field(min_length=1, max_length=128, description=TOKEN_HELP))
+    model: type[Args] = create_model(f"Apply{op.name}", __base__=op.args, confirmation_token=token)
+    return model
 
 
-async def _read(admin: AdminApi, caller: Principal, tool: str, values: JsonObject) -> JsonObject:
-    args = _args(caller, tool, {k: v for k, v in values.items() if v is not None})
-    return await anyio.to_thread.run_sync(admin.read, tool, caller.user_id, args)
+def _body(model: type[BaseModel]) -> inspect.Parameter:
+    return keyword("body", Annotated[model, Body()])
 
 
-@router.get("/sites", response_model=SitesOut)
-async def list_sites(admin: Admin, caller: Caller, organisationId: str | None = None) -> JsonObject:
-    return await _read(admin, caller, "list_sites", {"organisationId": organisationId})
+def _caller_params() -> list[inspect.Parameter]:
+    return [keyword("admin", AdminDep), keyword("caller", Caller)]
 
 
-@router.get("/sites/{site_id}", response_model=SiteDetailOut)
-async def get_site(
-    admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
-) -> JsonObject:
-    values = {"siteId": site_id, "organisationId": organisationId}
-    return await _read(admin, caller, "get_site", values)
+def _documented(schema: JsonDict, title: str) -> dict[str, object]:
+    """The request body as ``/openapi.json`` shows it: the operation's own schema."""
+    return {BODY_KEY: {**schema, "title": title}}
 
 
-@router.get("/sites/{site_id}/pages", response_model=PagesOut)
-async def list_pages(
-    admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
-) -> JsonObject:
-    values = {"siteId": site_id, "organisationId": organisationId}
-    return await _read(admin, caller, "list_pages", values)
+def _add(
+    path: str,
+    run: Endpoint,
+    body: type[BaseModel],
+    *more: inspect.Parameter,
+    **extra: Any,
+) -> None:
+    """One generated ``POST`` route whose body is ``body`` (plus ``more`` parameters)."""
+    parameters = [*_caller_params(), _body(body), *more]
+    endpoint = TypedEndpoint(run, parameters, extra["operation_id"])
+    router.add_api_route(path, endpoint, methods=["POST"], **extra)
 
 
-@router.get("/sites/{site_id}/pages/{path:path}", response_model=PageOut)
-async def read_page(
-    admin: Admin, caller: Caller, site_id: str, path: str, organisationId: str | None = None
-) -> JsonObject:
-    values = {"siteId": site_id, "path": path, "organisationId": organisationId}
-    return await _read(admin, caller, "read_page", values)
+def _add_change(op: Change[Any, Any]) -> None:
+    async def propose(admin: AdminApi, caller: Principal, body: Args) -> Proposed:
+        args = scoped(caller, body)
+        return await anyio.to_thread.run_sync(admin.run_propose, op, caller.user_id, args)
+
+    async def apply(
+        admin: AdminApi, caller: Principal, body: Args, approval: ApprovalGate
+    ) -> BaseModel:
+        given = body.model_dump(by_alias=True, exclude_unset=True, exclude={"confirmation_token"})
+        args = scoped(caller, op.args.model_validate(given))
+        token = str(body.model_dump()["confirmation_token"])
+        approval.require(token)  # an MCP token: the person's proof (issue #27, defect 4)
+        return await anyio.to_thread.run_sync(admin.run_apply, op, caller.user_id, args, token)
+
+    schema, applied = op.schema(), apply_model(op)
+    token_schema = json_schema(applied)
+    _add(
+        f"/proposals/{op.slug}",
+        propose,
+        op.args,
+        operation_id=op.tools[0],
+        summary=f"Propose to {op.description}",
+        response_model=Proposed,
+        response_model_exclude_none=True,
+        openapi_extra=_documented(schema, f"Propose{op.name}"),
+    )
+    _add(
+        f"/apply/{op.slug}",
+        apply,
+        applied,
+        keyword("approval", Approval),
+        operation_id=op.tools[1],
+        summary=f"Apply: {op.description}",
+        response_model=op.result,
+        openapi_extra=_documented(token_schema, f"Apply{op.name}"),
+    )
 
 
-@router.get("/runs", response_model=RunsOut)
-async def list_runs(
-    admin: Admin,
-    caller: Caller,
-    siteId: str | None = None,
-    limit: int = 20,
-    organisationId: str | None = None,
-) -> JsonObject:
-    values = {"siteId": siteId, "limit": limit, "organisationId": organisationId}
-    return await _read(admin, caller, "list_index_runs", values)
+def _runner(op: Read[Any, Any] | Action[Any, Any]) -> Endpoint:
+    async def run(admin: AdminApi, caller: Principal, body: Args) -> Result:
+        args = scoped(caller, body)
+        if isinstance(op, Read):
+            found: Result = await anyio.to_thread.run_sync(admin.run_read, op, caller.user_id, args)
+            return found
+        done: Result = await admin.run_action(op, caller.user_id, args, "api")
+        return done
+
+    return run
 
 
-@router.get("/grants", response_model=GrantsOut)
-async def list_grants(
-    admin: Admin, caller: Caller, organisationId: str | None = None
-) -> JsonObject:
-    return await _read(admin, caller, "list_tool_grants", {"organisationId": organisationId})
+def _add_single(op: Read[Any, Any] | Action[Any, Any]) -> None:
+    kind = "reads" if isinstance(op, Read) else "actions"
+    run = _runner(op)
+    _add(
+        f"/{kind}/{op.slug}",
+        run,
+        op.args,
+        operation_id=op.name,
+        summary=op.label,
+        response_model=op.result,
+        openapi_extra=_documented(op.schema(), op.name),
+    )
+    if op.route is not None:
+        _add_route(op, run)
 
 
-@router.get("/grants/mine")
-async def own_grants(admin: Admin, caller: Caller) -> JsonObject:
+def _route_param(op: AnyOperation, name: str, info: Any) -> inspect.Parameter:
+    alias = info.alias or name
+    path = op.route.path if op.route is not None else ""
+    if f"{{{alias}}}" in path or f"{{{alias}:path}}" in path:
+        return keyword(alias, Annotated[str, Path(description=info.description)])
+    annotation = info.annotation if not info.is_required() else info.annotation | None
+    return keyword(alias, Annotated[annotation, Query(description=info.description)], None)
+
+
+def _add_route(op: Read[Any, Any] | Action[Any, Any], run: Endpoint) -> None:
+    """``op``'s own route: its fields as path and query parameters."""
+    assert op.route is not None
+    fields = [_route_param(op, name, info) for name, info in op.args.model_fields.items()]
+
+    async def from_parameters(admin: AdminApi, caller: Principal, **values: object) -> Result:
+        given = {key: value for key, value in values.items() if value is not None}
+        try:
+            body = op.args.model_validate(given)
+        except ValidationError as exc:
+            raise invalid(exc) from None
+        done: Result = await run(admin, caller, body)
+        return done
+
+    endpoint = TypedEndpoint(from_parameters, [*_caller_params(), *fields], f"{op.name}_route")
+    router.add_api_route(
+        op.route.path,
+        endpoint,
+        methods=[op.route.method],
+        status_code=op.route.status,
+        response_model=op.result,
+        summary=op.label,
+        operation_id=f"{op.name}_by_route",
+    )
+
+
+for _op in TABLE:
+    if isinstance(_op, Change):
+        _add_change(_op)
+    else:
+        _add_single(_op)
+
+
+@router.get("/grants/mine", response_model=OwnGrants)
+async def own_grants(admin: AdminDep, caller: Caller) -> OwnGrants:
     """The admin tools granted to the caller (the MCP server offers only these)."""
     return await anyio.to_thread.run_sync(admin.own_grants, caller.user_id)
 
 
-@router.get("/providers", response_model=ProvidersOut)
-async def list_providers(admin: Admin, caller: Caller) -> JsonObject:
-    return await anyio.to_thread.run_sync(
-        admin.read, "list_inference_providers", caller.user_id, {}
-    )
-
-
-@router.post("/providers/{provider_id}/test")
-async def test_provider(admin: Admin, caller: Caller, provider_id: str) -> JsonObject:
-    return await admin.test_provider(caller.user_id, {"providerId": provider_id})
-
-
-@router.post("/sites/{site_id}/reindex", status_code=202)
-async def reindex(
-    admin: Admin, caller: Caller, site_id: str, organisationId: str | None = None
-) -> JSONResponse:
-    args = _args(caller, "reindex_site", {"siteId": site_id, "organisationId": organisationId})
-    data = await admin.reindex(caller.user_id, args, "api")
-    return JSONResponse(data, status_code=202, headers={"Cache-Control": "no-store"})
-
-
 @router.get("/schemas")
-async def list_schemas(caller: Caller) -> JsonObject:
-    """Every operation (Propose/Apply pair) and single tool with its arguments' JSON schema."""
-    names = [*OPERATION_MODELS, *TOOL_MODELS]
-    return {"operations": [schema_entry(name) for name in names]}
+async def list_schemas(caller: Caller, settings: SettingsDep) -> JsonDict:
+    """Every operation (admin and documentation) with its label and arguments' schema."""
+    entries = [op.entry() for op in (*TABLE, *docs_operations(settings))]
+    return {"operations": list(entries)}
 
 
-@router.get("/schemas/{operation}", openapi_extra={ERRORS_KEY: ["unknown_operation"]})
-async def get_schema(caller: Caller, operation: str) -> JsonObject:
-    """One operation's schema, by name (``CreateSite``, ``list_sites``) or REST slug."""
-    name = operation if operation in TOOL_MODELS else operation_name(operation)
-    return schema_entry(name)
-
-
-def _proposer(name: str) -> Callable[..., Awaitable[JsonObject]]:
-    async def propose(admin: Admin, caller: Caller, body: Args) -> JsonObject:
-        args = _args(caller, name, body)
-        return await anyio.to_thread.run_sync(admin.propose, name, caller.user_id, args)
-
-    return propose
-
-
-def _applier(name: str) -> Callable[..., Awaitable[JsonObject]]:
-    async def apply(admin: Admin, caller: Caller, body: Args) -> JsonObject:
-        args = _args(caller, name, body)
-        return await anyio.to_thread.run_sync(admin.apply, name, caller.user_id, args)
-
-    return apply
-
-
-def _documented(name: str, *, apply: bool) -> JsonObject:
-    """The request body as ``/openapi.json`` shows it, generated from the operation's model."""
-    schema = json_schema(model_of(name))
-    if apply:
-        token = {"type": "string", "description": "The token the proposal returned."}
-        schema["properties"] = {**schema["properties"], "confirmationToken": token}
-        schema["required"] = [*schema.get("required", []), "confirmationToken"]
-    schema["title"] = f"{'Apply' if apply else 'Propose'}{name}"
-    body = {"required": True, "content": {"application/json": {"schema": schema}}}
-    return {"requestBody": body}
-
-
-for _name, (_model, _what) in OPERATION_MODELS.items():
-    router.add_api_route(
-        f"/proposals/{slug(_name)}",
-        _proposer(_name),
-        methods=["POST"],
-        summary=f"Propose to {_what}",
-        operation_id=f"propose_{snake(_name)}",
-        openapi_extra=_documented(_name, apply=False),
-    )
-    router.add_api_route(
-        f"/apply/{slug(_name)}",
-        _applier(_name),
-        methods=["POST"],
-        summary=f"Apply: {_what}",
-        operation_id=f"apply_{snake(_name)}",
-        openapi_extra=_documented(_name, apply=True),
-    )
+@router.get("/schemas/{operation}", openapi_extra={ERRORS_KEY: [ErrorCode.UNKNOWN_OPERATION]})
+async def get_schema(caller: Caller, settings: SettingsDep, operation: str) -> JsonDict:
+    """One operation's entry, by name (``CreateSite``, ``list_sites``) or REST slug."""
+    for op in docs_operations(settings):
+        if operation in (op.name, op.slug):
+            return op.entry()
+    return find(operation).entry()
 
 
 @router.post("/proposals/{operation}", include_in_schema=False)
 @router.post("/apply/{operation}", include_in_schema=False)
-async def unknown_operation(caller: Caller, operation: str) -> JsonObject:
-    raise NotFound(f"unknown operation {operation!r}", code="unknown_operation")
+@router.post("/reads/{operation}", include_in_schema=False)
+@router.post("/actions/{operation}", include_in_schema=False)
+async def unknown_operation(caller: Caller, operation: str) -> JsonDict:
+    raise unknown(operation)

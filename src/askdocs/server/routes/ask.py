@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from askdocs.answer.flow import Answer, Question, answer
 from askdocs.answer.prompt import Source
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.guard.hosts import default_host
 from askdocs.guard.validation import AskInput, PayloadTooLarge, parse_ask_body, require_json
@@ -155,7 +156,7 @@ def readable(catalog: SiteCatalog, caller: SiteCaller, site: SiteConfig) -> bool
 
 def _require_ask_on(site: SiteConfig, readable: bool) -> None:
     if not (readable and site.live and site.ask_enabled):
-        raise NotFound("Ask AI is not available on this site", code="ask_unavailable")
+        raise NotFound("Ask AI is not available on this site", code=ErrorCode.ASK_UNAVAILABLE)
 
 
 def _headers(reply: Answer, remaining: int) -> dict[str, str]:
@@ -175,7 +176,7 @@ def _stream(reply: Answer, remaining: int, extra: dict[str, str]) -> StreamingRe
 def _unavailable(reply: Answer, remaining: int, extra: dict[str, str]) -> Response:
     """503 ``model_unavailable``: a plain message plus the sources, for a retry or a read."""
     body = {
-        "error": {"code": "model_unavailable", "message": UNAVAILABLE_MESSAGE},
+        "error": {"code": ErrorCode.MODEL_UNAVAILABLE, "message": UNAVAILABLE_MESSAGE},
         "sources": source_items(reply.sources),
     }
     return JSONResponse(body, 503, headers={**_headers(reply, remaining), **extra})

@@ -23,6 +23,7 @@ from pydantic import Field, ValidationError
 from askdocs.answer.flow import Answer, Question
 from askdocs.answer.records import AskRecords, NewRecord
 from askdocs.answer.search_text import user_questions
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound, RateLimited, ServiceUnavailable
 from askdocs.guard.limits import burst_counter
 from askdocs.guard.validation import CleanText, PayloadTooLarge, require_json
@@ -42,7 +43,18 @@ class FeedbackIn(Wire):
     comment: CleanText | None = Field(default=None, max_length=500)
 
 
-@router.post("/api/ask/feedback", status_code=204, responses=_ERRORS)  # type: ignore[arg-type]
+_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": FeedbackIn.model_json_schema()}},
+}
+
+
+@router.post(
+    "/api/ask/feedback",
+    status_code=204,
+    responses=_ERRORS,  # type: ignore[arg-type]
+    openapi_extra={"requestBody": _BODY},
+)
 async def feedback(
     request: Request,
     site: HostSiteDep,
@@ -59,12 +71,14 @@ async def feedback(
         raise _too_large()
     body = _parse(raw)
     if records is None:
-        raise ServiceUnavailable("feedback cannot be stored right now", code="feedback_unavailable")
+        raise ServiceUnavailable(
+            "feedback cannot be stored right now", code=ErrorCode.FEEDBACK_UNAVAILABLE
+        )
     stored = await anyio.to_thread.run_sync(
         lambda: records.rate(body.answer_id, site.id, visitor, body.rating, body.comment)
     )
     if not stored:
-        raise NotFound("no such answer", code="answer_not_found")
+        raise NotFound("no such answer", code=ErrorCode.ANSWER_NOT_FOUND)
     return Response(status_code=204, headers={"Cache-Control": "no-store"})
 
 
@@ -73,13 +87,15 @@ async def feedback_limit(limiter: LimiterDep, visitor: str, per_minute: int) -> 
     now = int(time.time())
     counter = dataclasses.replace(
         burst_counter(f"feedback:{visitor}", per_minute, now),
-        code="feedback_limit",
+        code=ErrorCode.FEEDBACK_LIMIT,
         what=f"too much feedback in a minute (limit {per_minute})",
     )
     try:
         await limiter.consume_one(counter, now)
     except RateLimited as exc:
-        raise RateLimited(exc.message, retry_after=exc.retry_after, code="feedback_limit") from None
+        raise RateLimited(
+            exc.message, retry_after=exc.retry_after, code=ErrorCode.FEEDBACK_LIMIT
+        ) from None
 
 
 def _too_large() -> PayloadTooLarge:
@@ -93,7 +109,7 @@ def _parse(raw: bytes) -> FeedbackIn:
         errors = exc.errors()
         where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
         message = f"{where or 'body'}: {errors[0]['msg'] if errors else 'invalid feedback'}"
-        raise InvalidInput(message, code="invalid_feedback") from None
+        raise InvalidInput(message, code=ErrorCode.INVALID_FEEDBACK) from None
 
 
 async def record(

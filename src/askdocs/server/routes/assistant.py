@@ -3,6 +3,10 @@
 Every route needs ``Authorization: Bearer <jwt>`` or a signed-in session cookie (with the
 CSRF token on changes, see ``askdocs.users.web``); the caller is re-read from the database
 per request. Another user's thread answers exactly like a missing one (404).
+
+``GET /chat/{thread_id}/stream`` resumes the stream of the thread's live turn, whichever
+replica runs it (``askdocs.assistant.follow``), at the path the AI SDK's chat transport asks
+(``{api}/{chatId}/stream``); 204 when no turn is running.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from fastapi.responses import StreamingResponse
 from askdocs.admin.proposal_wire import ProposalOut
 from askdocs.assistant import stream
 from askdocs.assistant.chat import start_turn
+from askdocs.assistant.follow import follow
+from askdocs.assistant.runtime import AssistantRuntime
 from askdocs.assistant.store import thread_not_found
 from askdocs.assistant.turn import Turn
+from askdocs.assistant.turnlog import reply_state
+from askdocs.assistant.types import ReplyState, ThreadSummary
 from askdocs.assistant.wire import (
     ChatIn,
     CreatedOut,
@@ -27,6 +35,8 @@ from askdocs.assistant.wire import (
     ThreadOut,
     ThreadPatchIn,
 )
+from askdocs.db.models import utcnow
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
 from askdocs.server.deps import AdminDep, AssistantDep
 from askdocs.server.signin import Caller
@@ -40,7 +50,7 @@ def _title(value: str | None) -> str | None:
         return None
     title = " ".join(value.split())
     if not title:
-        raise InvalidInput("Title must not be empty", code="empty_title")
+        raise InvalidInput("Title must not be empty", code=ErrorCode.EMPTY_TITLE)
     return title
 
 
@@ -51,8 +61,11 @@ async def list_threads(runtime: Runtime, caller: Caller, archived: bool = False)
     summaries = await anyio.to_thread.run_sync(
         lambda: threads.for_user(caller.user_id, archived=archived)
     )
-    running = runtime.turns.is_running
-    return ThreadListOut(threads=[ThreadOut.of(s, in_progress=running(s.id)) for s in summaries])
+    return ThreadListOut(threads=[ThreadOut.of(s, state=_state(runtime, s)) for s in summaries])
+
+
+def _state(runtime: AssistantRuntime, summary: ThreadSummary) -> ReplyState:
+    return reply_state(summary, utcnow(), runtime.settings.assistant.turn_lost_seconds)
 
 
 @router.post("/threads", status_code=201)
@@ -72,9 +85,9 @@ async def get_thread(
     if detail is None:
         raise thread_not_found()
     stored = await anyio.to_thread.run_sync(admin.proposals.of_thread, caller.user_id, thread_id)
-    running = runtime.turns.is_running(thread_id)
     proposals = [ProposalOut.of(found) for found in stored]
-    return ThreadDetailOut.of_detail(detail, in_progress=running, proposals=proposals)
+    state = _state(runtime, detail.summary)
+    return ThreadDetailOut.of_detail(detail, state=state, proposals=proposals)
 
 
 @router.patch("/threads/{thread_id}")
@@ -88,7 +101,31 @@ async def patch_thread(
     summary = await anyio.to_thread.run_sync(threads.summary, caller.user_id, thread_id)
     if not changed or summary is None:
         raise thread_not_found()
-    return ThreadOut.of(summary, in_progress=runtime.turns.is_running(thread_id))
+    return ThreadOut.of(summary, state=_state(runtime, summary))
+
+
+@router.get(
+    "/chat/{thread_id}/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "The live turn's stream, from its start",
+            "content": {stream.MEDIA_TYPE: {}},
+        },
+        204: {"description": "No turn is running on the thread"},
+    },
+)
+async def resume_stream(runtime: Runtime, caller: Caller, thread_id: str) -> Response:
+    """Replay and follow the stream of the thread's running turn, on whichever replica it
+    runs; 204 when none runs (read the thread instead)."""
+    summary = await anyio.to_thread.run_sync(runtime.threads.summary, caller.user_id, thread_id)
+    if summary is None:
+        raise thread_not_found()
+    turn_id = await anyio.to_thread.run_sync(runtime.turn_log.live, thread_id)
+    if turn_id is None:
+        return Response(status_code=204)
+    frames = follow(runtime.turn_log, turn_id)
+    return StreamingResponse(frames, media_type=stream.MEDIA_TYPE, headers=dict(stream.HEADERS))
 
 
 @router.delete("/threads/{thread_id}", status_code=204)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Response
 from pydantic import Field
 
 from askdocs.assistant.feedback import rate_reply
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.guard.validation import CleanText
 from askdocs.server.deps import AssistantDep, LimiterDep, SettingsDep
@@ -50,5 +51,5 @@ async def reply_feedback(
         lambda: rate_reply(runtime.db, user_id, message_id[:64], body.rating, body.comment)
     )
     if not stored:
-        raise NotFound("Message not found", code="message_not_found")
+        raise NotFound("Message not found", code=ErrorCode.MESSAGE_NOT_FOUND)
     return Response(status_code=204, headers={"Cache-Control": "no-store"})

@@ -2,27 +2,28 @@
 password change and invitations. Single sign-on lives in ``routes/oidc.py``.
 
 Sign-in checks, in order: the request's ``Origin`` (403 ``csrf_failed`` when another
-site's), the attempt limits (429 ``sign_in_limited``), then the password (401
-``invalid_credentials``, the same answer and cost for an unknown email). It answers the
-user and the CSRF token and sets the HttpOnly, SameSite=Lax session cookie (Secure over
-HTTPS). See docs/sign-in.md.
+site's), the attempt limits (429 ``sign_in_limited``; see ``askdocs.guard.attempts``), then
+the password (401 ``invalid_credentials``, the same answer and cost for an unknown email).
+It answers the user and the CSRF token and sets the HttpOnly, SameSite=Lax session cookie
+(Secure over HTTPS) and the device cookie. A password change checks the current password
+under the same limits. See docs/sign-in.md.
 """
 
 from __future__ import annotations
 
-import time
-
 import anyio
 from fastapi import APIRouter, Request, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import AuthError, NotFound
-from askdocs.guard.attempts import count_attempt
 from askdocs.server.deps import LimiterDep, VisitorDep
 from askdocs.server.signin import (
     AccountsDep,
     SignedInDep,
     clear_session_cookie,
     facts_of,
+    password_checked,
+    set_device_cookie,
     set_session_cookie,
 )
 from askdocs.users.accounts import Accounts
@@ -71,12 +72,18 @@ async def sign_in(
     body: SignInIn,
 ) -> MeOut:
     check_origin(facts_of(request))
-    auth = accounts.settings.auth
-    timeout = accounts.settings.ask.limits_timeout_seconds
-    await count_attempt(limiter.store, auth, body.email, visitor, int(time.time()), timeout)
+    settings = accounts.settings
     agent = request.headers.get("user-agent", "")
-    user, new = await anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent)
-    set_session_cookie(response, request, accounts.settings, new.token)
+    (user, new), device = await password_checked(
+        request,
+        accounts,
+        limiter,
+        visitor,
+        body.email,
+        lambda: anyio.to_thread.run_sync(accounts.sign_in, body.email, body.password, agent),
+    )
+    set_session_cookie(response, request, settings, new.token)
+    await set_device_cookie(response, request, accounts, user.email, device)
     response.headers["Cache-Control"] = "no-store"
     return await anyio.to_thread.run_sync(me_of, accounts, user, new.info)
 
@@ -138,20 +145,36 @@ async def revoke_session(
     user_id = signed_in.principal.user_id
     revoked = await anyio.to_thread.run_sync(accounts.sessions.revoke, session_id[:64], user_id)
     if not revoked:
-        raise NotFound("no such session", code="session_not_found")
+        raise NotFound("no such session", code=ErrorCode.SESSION_NOT_FOUND)
     return Response(status_code=204)
 
 
 @router.post("/password", status_code=204)
 async def change_password(
-    request: Request, accounts: AccountsDep, signed_in: SignedInDep, body: PasswordIn
+    request: Request,
+    accounts: AccountsDep,
+    limiter: LimiterDep,
+    visitor: VisitorDep,
+    signed_in: SignedInDep,
+    body: PasswordIn,
 ) -> Response:
-    """Change your password; every session ends, this one is replaced by a new one."""
+    """Change your password; every session and bearer token ends, this session is replaced
+    by a new one. The current password is checked under the sign-in limits."""
     user = signed_in.principal.user
+
+    async def check() -> User:
+        return await anyio.to_thread.run_sync(
+            accounts.check_password, user.email, body.current_password
+        )
+
     try:
-        await anyio.to_thread.run_sync(accounts.check_password, user.email, body.current_password)
+        await password_checked(request, accounts, limiter, visitor, user.email, check)
     except AuthError as exc:
-        raise AuthError("the current password is wrong", code="invalid_credentials") from exc
+        if exc.code != ErrorCode.INVALID_CREDENTIALS:
+            raise
+        raise AuthError(
+            "the current password is wrong", code=ErrorCode.INVALID_CREDENTIALS
+        ) from exc
     await anyio.to_thread.run_sync(accounts.set_password, user.id, body.new_password)
     response = Response(status_code=204)
     if signed_in.session is not None:

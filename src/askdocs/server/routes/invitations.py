@@ -15,18 +15,20 @@ from askdocs.db.models import OrganisationRow
 from askdocs.server.routes.auth import me_of
 from askdocs.server.signin import AccountsDep, MaybeCaller, facts_of, set_session_cookie
 from askdocs.users.accounts import Accounts
+from askdocs.users.types import User
 from askdocs.users.web import check_origin
 from askdocs.users.wire import AcceptIn, InvitationOut, MeOut
 
 router = APIRouter(prefix="/api/v1/auth/invitations", tags=["auth"])
 
 
-def _describe(accounts: Accounts, token: str) -> InvitationOut:
+def _describe(accounts: Accounts, token: str, caller: User | None) -> InvitationOut:
+    """What the link offers. Whether the address has an account is not said (the link's
+    holder may be the inviter): only whether the caller is that account."""
     invitation = accounts.invitations.peek(token)
     with accounts.db.session() as session:
         org = session.get(OrganisationRow, invitation.organisation_id or "")
         org_name = org.name if org is not None else None
-    existing, _ = accounts.users.find_email(invitation.email)
     return InvitationOut(
         email=invitation.email,
         organisation_id=invitation.organisation_id,
@@ -34,13 +36,14 @@ def _describe(accounts: Accounts, token: str) -> InvitationOut:
         role=invitation.role,
         platform_admin=invitation.platform_admin,
         expires_at=invitation.expires_at,
-        account_exists=existing is not None,
+        for_you=caller is not None and caller.email == invitation.email,
     )
 
 
 @router.get("/{token}")
-async def read_invitation(accounts: AccountsDep, token: str) -> InvitationOut:
-    return await anyio.to_thread.run_sync(_describe, accounts, token[:200])
+async def read_invitation(accounts: AccountsDep, caller: MaybeCaller, token: str) -> InvitationOut:
+    user = caller.user if caller else None
+    return await anyio.to_thread.run_sync(_describe, accounts, token[:200], user)
 
 
 @router.post("/accept")

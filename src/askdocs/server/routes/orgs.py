@@ -4,20 +4,28 @@ Every route needs a signed-in caller (bearer JWT or session cookie with CSRF). A
 re-read per call (``askdocs.users.orgs``): platform admins see and manage everything; an
 organisation's owners and admins manage its members; anybody else gets 404 for an
 organisation they are not in and 403 ``admin_required`` for what their role does not allow.
+Nobody joins an organisation without saying yes: adding a member by email makes an
+invitation the account accepts (202, the same answer whether or not the address has an
+account, so it says nothing about which addresses do).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import anyio
 from fastapi import APIRouter, Request, Response
 
 from askdocs.admin.authority import refusal
-from askdocs.server.signin import AccountsDep, Caller, request_origin
+from askdocs.error_codes import ErrorCode
+from askdocs.errors import NotFound
+from askdocs.server.origin import public_origin
+from askdocs.server.signin import AccountsDep, Caller
 from askdocs.users.accounts import Accounts
 from askdocs.users.orgs import OrgDirectory
 from askdocs.users.ownership import owns_configured_sites
 from askdocs.users.passwords import check_policy
-from askdocs.users.types import Principal
+from askdocs.users.types import OrgRole, Principal
 from askdocs.users.wire import (
     InviteIn,
     InviteOut,
@@ -71,15 +79,13 @@ async def get_org(accounts: AccountsDep, caller: Caller, org_id: str) -> OrgOut:
     return await anyio.to_thread.run_sync(_org_out, accounts, org_id, caller)
 
 
-@router.post("/orgs/{org_id}/members", status_code=201)
+@router.post("/orgs/{org_id}/members", status_code=202)
 async def add_member(
-    accounts: AccountsDep, caller: Caller, org_id: str, body: MemberIn
-) -> MemberOut:
-    directory = _orgs(accounts)
-    member = await anyio.to_thread.run_sync(
-        directory.add_member, org_id, body.email, body.role, caller.user_id
-    )
-    return MemberOut.copy_of(member)
+    request: Request, accounts: AccountsDep, caller: Caller, org_id: str, body: MemberIn
+) -> InviteOut:
+    """Invite ``email`` into the organisation as ``role``: they join when they accept."""
+    wanted = Wanted(body.email, org_id[:64], body.role, platform_admin=False)
+    return await anyio.to_thread.run_sync(_invite, request, accounts, caller, wanted)
 
 
 @router.patch("/orgs/{org_id}/members/{user_id}")
@@ -100,30 +106,40 @@ async def remove_member(
     return Response(status_code=204)
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """An invitation asked for: who, into which organisation and role, platform admin."""
+
+    email: str
+    organisation_id: str | None
+    role: OrgRole | None
+    platform_admin: bool
+
+
+def _invite(request: Request, accounts: Accounts, caller: Principal, wanted: Wanted) -> InviteOut:
+    """Check the caller may invite, make the link; nothing here depends on whether the
+    address has an account."""
+    org_id = wanted.organisation_id
+    role = (wanted.role or "member") if org_id else None
+    _orgs(accounts).check_invite(caller.user_id, org_id, role, wanted.platform_admin)
+    new = accounts.invitations.create(
+        wanted.email,
+        organisation_id=org_id,
+        role=role,
+        platform_admin=wanted.platform_admin,
+        created_by=caller.user_id,
+    )
+    base = public_origin(request)
+    link, expires = new.link(base), new.invitation.expires_at
+    return InviteOut(link=link, email=new.invitation.email, expires_at=expires)
+
+
 @router.post("/invitations", status_code=201)
 async def invite(
     request: Request, accounts: AccountsDep, caller: Caller, body: InviteIn
 ) -> InviteOut:
-    def run() -> InviteOut:
-        role = body.role if body.organisation_id else None
-        if body.organisation_id and role is None:
-            role = "member"
-        _orgs(accounts).check_invite(
-            caller.user_id, body.organisation_id, role, body.platform_admin
-        )
-        new = accounts.invitations.create(
-            body.email,
-            organisation_id=body.organisation_id,
-            role=role,
-            platform_admin=body.platform_admin,
-            created_by=caller.user_id,
-        )
-        base = accounts.settings.auth.public_url or request_origin(request)
-        return InviteOut(
-            link=new.link(base), email=new.invitation.email, expires_at=new.invitation.expires_at
-        )
-
-    return await anyio.to_thread.run_sync(run)
+    wanted = Wanted(body.email, body.organisation_id, body.role, body.platform_admin)
+    return await anyio.to_thread.run_sync(_invite, request, accounts, caller, wanted)
 
 
 def _platform(caller: Principal) -> None:
@@ -153,9 +169,33 @@ async def create_user(accounts: AccountsDep, caller: Caller, body: UserCreateIn)
     return await anyio.to_thread.run_sync(run)
 
 
+@router.post("/users/{user_id}/sso-link", status_code=204)
+async def allow_sso_link(accounts: AccountsDep, caller: Caller, user_id: str) -> Response:
+    """A platform admin lets the account's next verified single sign-on link it."""
+    _platform(caller)
+    allowed = await anyio.to_thread.run_sync(
+        accounts.oidc_links.allow, user_id[:64], caller.user_id
+    )
+    if not allowed:
+        raise NotFound("no such user", code=ErrorCode.USER_NOT_FOUND)
+    return Response(status_code=204)
+
+
+@router.post("/users/{user_id}/reset-link", status_code=201)
+async def reset_link(
+    request: Request, accounts: AccountsDep, caller: Caller, user_id: str
+) -> InviteOut:
+    """A platform admin makes a one-time password-reset link for an account."""
+    _platform(caller)
+    new = await anyio.to_thread.run_sync(accounts.reset_link, user_id[:64], caller.user_id)
+    base = public_origin(request)
+    link, expires = new.link(base), new.invitation.expires_at
+    return InviteOut(link=link, email=new.invitation.email, expires_at=expires)
+
+
 @router.delete("/users/{user_id}/sessions", status_code=204)
 async def end_sessions(accounts: AccountsDep, caller: Caller, user_id: str) -> Response:
-    """A platform admin ends every session of an account at once."""
+    """A platform admin ends every session and bearer token of an account at once."""
     _platform(caller)
-    await anyio.to_thread.run_sync(accounts.sessions.revoke_all, user_id)
+    await anyio.to_thread.run_sync(accounts.end_sign_ins, user_id)
     return Response(status_code=204)

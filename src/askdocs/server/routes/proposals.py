@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import anyio
 from fastapi import APIRouter
-from pydantic import ValidationError
 
-from askdocs.admin.args import JsonObject
-from askdocs.admin.models import OPERATION_MODELS, json_schema, model_of
-from askdocs.admin.operations import slug
+from askdocs.admin.models import parse
 from askdocs.admin.proposal_wire import ProposalApplyIn, ProposalCreateIn, ProposalOut
 from askdocs.admin.proposals import not_found
-from askdocs.errors import InvalidInput
+from askdocs.admin.table import TABLE, Change, change
+from askdocs.server.admin_calls import scoped
+from askdocs.server.approval import Approval
 from askdocs.server.deps import AdminDep
-from askdocs.server.routes.admin import Args, _args, operation_name
+from askdocs.server.openapi import BODY_KEY
 from askdocs.server.signin import Caller
+from askdocs.wire import JsonDict
 
 router = APIRouter(prefix="/api/v1/proposals", tags=["proposals"])
 MAX_ID = 64
@@ -34,16 +34,15 @@ def _checked(proposal_id: str) -> str:
     return proposal_id
 
 
-def _documented() -> JsonObject:
+def _documented() -> dict[str, object]:
     """The body as ``/openapi.json`` shows it: the operation's slug and its typed arguments
-    (each operation's model, closed); the operation's own parse checks them."""
-    variants = []
-    for name in OPERATION_MODELS:
-        schema = json_schema(model_of(name))
-        schema["title"] = f"Arguments of {name}"
-        variants.append(schema)
-    slugs = [slug(name) for name in OPERATION_MODELS]
-    properties = {"operation": {"type": "string", "enum": slugs}, "arguments": {"oneOf": variants}}
+    (each operation's model, closed); the operation's own model checks them."""
+    changes = [op for op in TABLE if isinstance(op, Change)]
+    variants = [{**op.schema(), "title": f"Arguments of {op.name}"} for op in changes]
+    properties = {
+        "operation": {"type": "string", "enum": [op.slug for op in changes]},
+        "arguments": {"oneOf": variants},
+    }
     schema = {
         "title": "StoreProposal",
         "type": "object",
@@ -51,44 +50,37 @@ def _documented() -> JsonObject:
         "required": ["operation", "arguments"],
         "additionalProperties": False,
     }
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
-
-
-def _create_body(body: JsonObject) -> ProposalCreateIn:
-    try:
-        return ProposalCreateIn.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in ("body", *first["loc"]))
-        raise InvalidInput(f"{where}: {first['msg']}", code="invalid_request") from None
+    return {BODY_KEY: schema}
 
 
 @router.post("", status_code=201, response_model_exclude_none=True, openapi_extra=_documented())
-async def create(admin: AdminDep, caller: Caller, body: Args) -> ProposalOut:
-    given = _create_body(body)
-    name = operation_name(given.operation)
-    args = _args(caller, name, given.arguments)
+async def create(admin: AdminDep, caller: Caller, body: ProposalCreateIn) -> ProposalOut:
+    op = change(body.operation)
+    args = scoped(caller, parse(op.args, body.arguments))
     stored = await anyio.to_thread.run_sync(
-        lambda: admin.propose_stored(name, caller.user_id, args, source="api")
+        lambda: admin.store_proposal(op, caller.user_id, args, source="api")
     )
     return ProposalOut.of(stored).model_copy(update={"token": None})
 
 
 @router.get("/{proposal_id}", response_model_exclude_none=True)
 async def show(admin: AdminDep, caller: Caller, proposal_id: str) -> ProposalOut:
+    """An MCP token never reads the token back: it could not apply it anyway."""
     found = await anyio.to_thread.run_sync(
         admin.proposals.get, caller.user_id, _checked(proposal_id)
     )
     if found is None:
         raise not_found()
-    return ProposalOut.of(found)
+    shown = ProposalOut.of(found)
+    return shown.model_copy(update={"token": None}) if caller.mcp else shown
 
 
 @router.post("/{proposal_id}/apply")
 async def apply(
-    admin: AdminDep, caller: Caller, proposal_id: str, body: ProposalApplyIn
-) -> JsonObject:
+    admin: AdminDep, caller: Caller, proposal_id: str, body: ProposalApplyIn, approval: Approval
+) -> JsonDict:
     ident, token = _checked(proposal_id), body.confirmation_token
+    approval.require(token)  # an MCP token: the person's proof
     return await anyio.to_thread.run_sync(lambda: admin.apply_stored(caller.user_id, ident, token))
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from askdocs.errors import AskDocsError
 from askdocs.reader.schemas import Article, Catalog
 from askdocs.server.deps import CatalogDep, EngineDep, HostDep, ReaderDep, public_site
+from askdocs.server.openapi import settings_values
 from askdocs.server.schemas import ErrorBody
 from askdocs.server.signin import SiteCallerDep
 from askdocs.service import AskDocs
@@ -24,7 +25,22 @@ from askdocs.sites import VISITOR, SiteCaller, SiteCatalog
 NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 _ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 404, 503)}
 SiteParam = Annotated[str | None, Query(max_length=63)]
-LocaleParam = Annotated[str | None, Query(max_length=35)]
+# the reader's own check answers a missing or unknown locale (400 invalid-locale); the
+# document lists the configured locales (``server.openapi.settings_values``)
+LocaleParam = Annotated[
+    str | None, Query(max_length=35, json_schema_extra=settings_values("locales", required=False))
+]
+RequiredLocale = Annotated[
+    str | None, Query(max_length=35, json_schema_extra=settings_values("locales", required=True))
+]
+# documented, not enforced here: the reader checks them (``reader.ids``, 400 invalid-*);
+# every value these patterns allow passes those checks (ASCII subsets of them)
+_SEGMENT = r"[A-Za-z0-9_~-](?:[A-Za-z0-9_.~ -]{0,98}[A-Za-z0-9_.~-])?"
+SLUG_PATTERN = rf"^{_SEGMENT}(?:/{_SEGMENT}){{0,15}}$"
+SlugPath = Annotated[str, Path(json_schema_extra={"pattern": SLUG_PATTERN, "maxLength": 200})]
+AssetIdPath = Annotated[
+    str, Path(json_schema_extra={"pattern": r"^[0-9a-f]{64}\.(?:png|jpg|gif|webp)$"})
+]
 
 
 router = APIRouter()
@@ -44,7 +60,7 @@ def catalog(
     sites: CatalogDep,
     host: HostDep,
     caller: SiteCallerDep,
-    locale: LocaleParam = None,
+    locale: RequiredLocale = None,
     site: SiteParam = None,
 ) -> JSONResponse:
     body = reader.catalog(reader_site(sites, host, site, caller), locale)
@@ -58,8 +74,8 @@ def article(
     sites: CatalogDep,
     host: HostDep,
     caller: SiteCallerDep,
-    slug: str,
-    locale: LocaleParam = None,
+    slug: SlugPath,
+    locale: RequiredLocale = None,
     site: SiteParam = None,
 ) -> JSONResponse:
     chosen = reader_site(sites, host, site, caller)
@@ -93,8 +109,8 @@ def asset(
     sites: CatalogDep,
     host: HostDep,
     caller: SiteCallerDep,
-    slug: str,
-    asset_id: str,
+    slug: SlugPath,
+    asset_id: AssetIdPath,
     site: SiteParam = None,
 ) -> Response:
     etags = parse_if_none_match(request.headers.get("if-none-match"))

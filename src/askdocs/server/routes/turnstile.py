@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput, NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.guard.hosts import site_hosts
@@ -64,7 +65,7 @@ async def turnstile_page(
 ) -> HTMLResponse:
     bot_check = settings.bot_check
     if bot_check.provider != "turnstile" or not bot_check.site_key:
-        raise NotFound("the Turnstile bot check is not configured", code="bot_check_off")
+        raise NotFound("the Turnstile bot check is not configured", code=ErrorCode.BOT_CHECK_OFF)
     allowed = allowed_origin(origin, host_site(catalog, host))
     nonce = secrets.token_urlsafe(16)
     page = PAGE.format(
@@ -110,5 +111,5 @@ def _headers(nonce: str, origin: str) -> dict[str, str]:
 
 def _invalid() -> InvalidInput:
     return InvalidInput(
-        "origin must be https://<one of this site's hostnames>", code="invalid_origin"
+        "origin must be https://<one of this site's hostnames>", code=ErrorCode.INVALID_ORIGIN
     )

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Annotated
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from askdocs.error_codes import ErrorCode
 from askdocs.errors import NotFound
 from askdocs.guard.botcheck import is_loopback
 from askdocs.server.deps import app_of, host_of
@@ -85,7 +86,7 @@ def home(
     caller: SiteCallerDep,
     site: Annotated[str | None, Query(max_length=63)] = None,
 ) -> Response:
-    return _page(request, "index.html", site, "'none'", caller)
+    return _reader_page(request, site, caller)
 
 
 @router.get("/docs/{slug:path}")
@@ -95,7 +96,42 @@ def docs_page(
     caller: SiteCallerDep,
     site: Annotated[str | None, Query(max_length=63)] = None,
 ) -> Response:
-    return _page(request, "index.html", site, "'none'", caller)
+    return _reader_page(request, site, caller)
+
+
+def _reader_page(request: Request, site: str | None, caller: SiteCaller) -> Response:
+    """The reader; for a site this caller cannot read (or that does not exist: the same
+    page, so nothing leaks), a page that says so and offers to sign in."""
+    try:
+        return _page(request, "index.html", site, "'none'", caller)
+    except NotFound:
+        return unavailable_page(request, signed_in=caller.signed_in)
+
+
+_SAFE_PATH = re.compile(r"/(?![/\\])[^\\\x00-\x1f\x7f]{0,1999}")
+UNAVAILABLE = {
+    False: "It may not exist, or it may belong to private documentation that you need to "
+    "sign in to read.",
+    True: "It does not exist, or your account cannot read it. If you think it should, ask an "
+    "administrator of your organisation.",
+}
+
+
+def unavailable_page(request: Request, *, signed_in: bool) -> HTMLResponse:
+    """404 as a page people can act on: sign in (and come back here), or go home."""
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    back = target if _SAFE_PATH.fullmatch(target) else "/"
+    sign_in = html.escape(f"/sign-in?next={quote(back, safe='')}", quote=True)
+    label = "Sign in with another account" if signed_in else "Sign in"
+    actions = (
+        f'<a class="primary-button" href="{sign_in}">{label}</a> '
+        '<a href="/">Go to the home page</a>'
+    )
+    page = static_files()["unavailable.html"].data.decode()
+    page = page.replace("{{SITE_NAME}}", "Not available — askdocs")
+    page = page.replace("{{REASON}}", html.escape(UNAVAILABLE[signed_in]))
+    page = page.replace("{{ACTIONS}}", actions)
+    return HTMLResponse(page, status_code=404, headers=page_headers("'none'"))
 
 
 @router.get("/assistant")
@@ -123,9 +159,10 @@ def proposal_page(request: Request, proposal_id: str) -> Response:
     """Where a person reviews and applies a stored proposal (the link an MCP client that
     cannot ask the person shows). The page reads it for the signed-in owner only."""
     if not _PROPOSAL_ID.fullmatch(proposal_id):
-        raise NotFound("no such proposal", code="proposal_not_found")
+        raise NotFound("no such proposal", code=ErrorCode.PROPOSAL_NOT_FOUND)
     config = {"proposalId": proposal_id}
-    return HTMLResponse(render("proposal.html", config, "askdocs"), headers=page_headers("'none'"))
+    page = render("proposal.html", config, "askdocs", assistant=True)
+    return HTMLResponse(page, headers=page_headers("'none'"))
 
 
 @router.get("/widget/frame")
@@ -177,10 +214,10 @@ def _page(
         "siteName": site.name or site.id,
         "locales": list(settings.corpus.locales),
         "defaultLocale": site.default_locale,
-        "botCheck": settings.bot_check.provider,
+        "botCheck": app_of(request).bot_check.name,
         "askEnabled": site.ask_enabled,
     }
-    page = render(template, config, site.name or site.id)
+    page = render(template, config, site.name or site.id, assistant=template == "index.html")
     return HTMLResponse(page, headers=page_headers(ancestors))
 
 
@@ -192,10 +229,28 @@ def _host(request: Request) -> str:
     return host_of(request)
 
 
-def render(template: str, config: Mapping[str, object], site_name: str) -> str:
+def render(
+    template: str, config: Mapping[str, object], site_name: str, *, assistant: bool = False
+) -> str:
+    """The page with its config and name filled in. ``assistant``: a page signed-in people
+    use (the reader, /admin, /account, /proposals): the assistant shell is included, the
+    same way on every such page, whatever its template (``with_assistant``)."""
     text = static_files()[template].data.decode()
     page = text.replace("{{CONFIG}}", html.escape(json.dumps(config), quote=True))
-    return page.replace("{{SITE_NAME}}", html.escape(site_name))
+    page = page.replace("{{SITE_NAME}}", html.escape(site_name))
+    return with_assistant(page) if assistant else page
+
+
+ASSISTANT_SHELL = '<script type="module" src="/static/js/assistant-drawer.js"></script>'
+
+
+def with_assistant(page: str) -> str:
+    """The assistant shell (seed 002: "one assistant, mounted once for the whole
+    application"): its script, before ``</head>``. The script adds the header trigger and
+    the drawer for a signed-in person and nothing for anyone else."""
+    if ASSISTANT_SHELL in page:
+        return page
+    return page.replace("</head>", f"{ASSISTANT_SHELL}\n</head>", 1)
 
 
 def page_headers(ancestors: str) -> dict[str, str]:

@@ -40,14 +40,6 @@ export async function request(method, path, body, csrf = "") {
   return response.status === 204 ? null : response.json();
 }
 
-// A path on this site to go to next; anything else is "/".
-export function safeNext(value, fallback = "/") {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
-    return fallback;
-  }
-  return value;
-}
-
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;

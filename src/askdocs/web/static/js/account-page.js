@@ -1,7 +1,10 @@
-// One entry for /sign-in, /invite/<token> and /admin (the page kind is in the config).
+// One entry for /sign-in, /invite/<token>, /reset/<token>, /account and /admin (the page
+// kind is in the config).
 import { Session } from "./account-api.js";
+import { mountAccount } from "./account-self.js";
 import { mountAdmin } from "./admin-page.js";
 import { mountInvite } from "./invite-page.js";
+import { mountReset } from "./reset-page.js";
 import { mountSignIn } from "./sign-in-page.js";
 
 const config = JSON.parse(document.querySelector('meta[name="askdocs-config"]').content);
@@ -22,9 +25,12 @@ function showSignedIn(session) {
 }
 
 async function main() {
-  section.textContent = { "sign-in": "Sign in", invite: "Invitation", admin: "Admin" }[config.page] || "";
+  section.textContent = {
+    "sign-in": "Sign in", invite: "Invitation", reset: "New password", admin: "Admin", account: "Account",
+  }[config.page] || "";
   if (config.page === "sign-in") mountSignIn(root, config);
   else if (config.page === "invite") await mountInvite(root);
+  else if (config.page === "reset") await mountReset(root);
   else {
     const session = await Session.current();
     if (!session) {
@@ -32,7 +38,8 @@ async function main() {
       return;
     }
     showSignedIn(session);
-    await mountAdmin(root, session, null, config.tab || "users");
+    if (config.page === "account") mountAccount(root, session);
+    else await mountAdmin(root, session, null, config.tab || "users");
   }
   document.body.dataset.ready = "true";
 }

@@ -1,8 +1,12 @@
 // /admin: the admin area. Every panel calls the same REST operations as scripts and the
 // assistant (/api/v1/orgs, /api/v1/invitations, /api/v1/admin/*), so the server applies the
-// same authority checks; a refusal is shown in the panel, never hidden.
+// same authority checks; a refusal is shown in the panel, never hidden. Every admin change
+// is a form built from its operation's schema (admin-forms.js), proposed, reviewed, applied.
 import { el } from "./account-api.js";
+import { providersPanel } from "./admin-providers.js";
 import { reportPanel } from "./admin-report.js";
+import { runsPanel } from "./admin-runs.js";
+import { sitesPanel } from "./admin-sites.js";
 import { mountUsersPanel } from "./admin-users.js";
 
 const TABS = [
@@ -52,77 +56,14 @@ function card(title, ...children) {
   return node;
 }
 
-async function sitesPanel(ctx) {
-  const query = new URLSearchParams({ organisationId: ctx.orgId });
-  const parts = [];
-  try {
-    const { sites } = await ctx.session.call("GET", `/api/v1/admin/sites?${query}`);
-    const rows = sites.map((site) => {
-      const button = el("button", "secondary-button", "Re-index");
-      button.type = "button";
-      button.addEventListener("click", async () => {
-        button.disabled = true;
-        try {
-          await ctx.session.call("POST", `/api/v1/admin/sites/${encodeURIComponent(site.id)}/reindex?${query}`);
-          button.textContent = "Started";
-        } catch (error) {
-          button.textContent = error.message || "Refused";
-        }
-      });
-      return [site.id, site.name, site.public ? "public" : "private", site.hostnames.join(", "), button];
-    });
-    parts.push(rows.length ? table(["Id", "Name", "Visibility", "Hostnames", ""], rows)
-      : note("This organisation has no sites of its own yet."));
-  } catch (error) {
-    parts.push(note(refusalText(error)));
-  }
-  if (ctx.org.ownsConfiguredSites) {
-    parts.push(note("This organisation also owns the configured sites (the bundled docs and the config file's sites)."));
-  }
-  return card("Sites", ...parts);
-}
-
-async function providersPanel(ctx) {
-  try {
-    const { providers, inUse = {}, configured = {} } =
-      await ctx.session.call("GET", "/api/v1/admin/providers");
-    const rows = providers.map((p) => [p.name, p.capability, p.kind, p.model,
-      p.active ? "in use" : "",
-      p.hasApiKey ? `…${p.apiKeyLastFour || ""}` : "none",
-      p.lastTestAt ? (p.lastTestOk ? "passed" : `failed: ${p.lastTestError || ""}`) : "never"]);
-    const fallback = ["chat", "embedding"].filter((c) => inUse[c] === "settings")
-      .map((c) => `${c}: the configured provider (${configured[c] || "none"}) is in use`);
-    const status = note(fallback.length ? `${fallback.join("; ")}.` : "Both capabilities use a stored provider.");
-    status.id = "providers-in-use";
-    const body = rows.length
-      ? table(["Name", "Capability", "Kind", "Model", "In use", "API key", "Last test"], rows)
-      : note("No platform inference providers yet.");
-    return card("Inference providers", body, status);
-  } catch (error) {
-    return card("Inference providers", note(refusalText(error)));
-  }
-}
-
-async function runsPanel(ctx) {
-  const query = new URLSearchParams({ organisationId: ctx.orgId, limit: "20" });
-  try {
-    const { runs } = await ctx.session.call("GET", `/api/v1/admin/runs?${query}`);
-    const rows = runs.map((r) => [r.siteId, r.status, r.initiator, r.startedAt || "", r.finishedAt || "",
-      r.chunks ?? "", r.error || ""]);
-    return card("Index runs", rows.length
-      ? table(["Site", "Status", "By", "Started", "Finished", "Chunks", "Error"], rows)
-      : note("No index runs yet."));
-  } catch (error) {
-    return card("Index runs", note(refusalText(error)));
-  }
-}
+const UI = { card, table, note, refusalText };
 
 const PANELS = {
-  users: (ctx) => mountUsersPanel(ctx, { card, table, note, refusalText }),
-  sites: sitesPanel,
-  providers: providersPanel,
-  runs: runsPanel,
-  report: (ctx) => reportPanel(ctx, { table, note, refusalText }),
+  users: (ctx) => mountUsersPanel(ctx, UI),
+  sites: (ctx) => sitesPanel(ctx, UI),
+  providers: (ctx) => providersPanel(ctx, UI),
+  runs: (ctx) => runsPanel(ctx, UI),
+  report: (ctx) => reportPanel(ctx, UI),
 };
 
 function orgPicker(orgs, chosen, onChange) {

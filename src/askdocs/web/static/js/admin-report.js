@@ -3,6 +3,8 @@
 // which pages answers cite (GET /api/v1/admin/ask-report, the report `askdocs report`
 // prints). For a group with no match, "Draft a page" stores the WritePage proposal the
 // report suggests (POST /api/v1/proposals) and opens its page, where it is applied once.
+// The report is asked for the organisation chosen in the admin page, so its drafts target
+// that organisation's sites and name it (an administrator of several is not asked again).
 import { el } from "./account-api.js";
 
 const WINDOWS = [
@@ -97,7 +99,8 @@ export async function reportPanel(ctx, { table, note, refusalText }) {
     delete box.dataset.loaded;
     let report;
     try {
-      report = await ctx.session.call("GET", `/api/v1/admin/ask-report?${new URLSearchParams({ since: select.value })}`);
+      const query = new URLSearchParams({ since: select.value, organisationId: ctx.orgId });
+      report = await ctx.session.call("GET", `/api/v1/admin/ask-report?${query}`);
     } catch (error) {
       body.replaceChildren(note(refusalText(error)));
       box.dataset.loaded = "refused";

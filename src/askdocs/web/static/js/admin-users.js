@@ -1,6 +1,7 @@
 // The Users and grants panel: members and their roles, invitation links, and tool grants
-// (proposed, then applied with the confirmation token, like every admin change).
+// (admin-grants.js: proposed, reviewed, then applied, like every admin change).
 import { el } from "./account-api.js";
+import { grantEditor } from "./admin-grants.js";
 
 const ROLES = ["owner", "admin", "member"];
 const MAX_LISTED = 6;
@@ -46,65 +47,15 @@ function inviteForm(ctx, ui) {
     try {
       const made = await ctx.session.call("POST", "/api/v1/invitations",
         { email: email.value, organisationId: ctx.orgId, role: role.value });
-      const link = el("input", "admin-input admin-link");
-      Object.assign(link, { id: "invite-link", readOnly: true, value: made.link });
-      link.setAttribute("aria-label", "Invitation link");
-      result.append(ui.note(`Send this one-time link to ${made.email}; it works until ${new Date(made.expiresAt).toLocaleString()}.`), link);
+      result.append(
+        ui.note(`Send this one-time link to ${made.email}; it works until ${new Date(made.expiresAt).toLocaleString()}.`),
+        ...copyableLink(made.link),
+      );
     } catch (error) {
       result.append(ui.note(ui.refusalText(error)));
     }
   });
   return ui.card("Invite someone", form, result);
-}
-
-function grantEditor(ctx, ui, member, held) {
-  const box = el("div", "grant-editor");
-  box.id = "grant-editor";
-  box.append(el("h3", "", `Tools for ${member.email}`));
-  const list = el("ul", "tool-list");
-  const boxes = [];
-  for (const tool of held) {
-    const item = el("li");
-    const label = el("label");
-    const check = el("input");
-    Object.assign(check, { type: "checkbox", value: tool, checked: member.tools.includes(tool) });
-    check.dataset.tool = tool;
-    boxes.push(check);
-    label.append(check, el("span", "", tool));
-    item.append(label);
-    list.append(item);
-  }
-  const review = el("button", "primary-button", "Review change");
-  review.type = "button";
-  review.id = "grant-review";
-  const out = el("div");
-  out.setAttribute("aria-live", "polite");
-  box.append(list, review, out);
-  review.addEventListener("click", async () => {
-    const args = { organisationId: ctx.orgId, userId: member.userId,
-      tools: boxes.filter((b) => b.checked).map((b) => b.value) };
-    out.replaceChildren();
-    try {
-      const proposed = await ctx.session.call("POST", "/api/v1/admin/proposals/assign-tool-grants", args);
-      const confirm = el("button", "primary-button", "Confirm");
-      confirm.type = "button";
-      confirm.id = "grant-confirm";
-      confirm.addEventListener("click", async () => {
-        confirm.disabled = true;
-        try {
-          await ctx.session.call("POST", "/api/v1/admin/apply/assign-tool-grants",
-            { ...args, confirmationToken: proposed.confirmationToken });
-          ctx.reload();
-        } catch (error) {
-          out.append(ui.note(ui.refusalText(error)));
-        }
-      });
-      out.append(el("p", "proposal-summary", proposed.proposal.summary), confirm);
-    } catch (error) {
-      out.append(ui.note(ui.refusalText(error)));
-    }
-  });
-  return box;
 }
 
 export async function mountUsersPanel(ctx, ui) {
@@ -140,8 +91,8 @@ export async function mountUsersPanel(ctx, ui) {
       const edit = el("button", "secondary-button", "Tools");
       edit.type = "button";
       edit.setAttribute("aria-label", `Tools for ${member.email}`);
-      edit.addEventListener("click", () => {
-        editorSlot.replaceChildren(grantEditor(ctx, ui, { ...member, tools: tools || [] }, held));
+      edit.addEventListener("click", async () => {
+        editorSlot.replaceChildren(await grantEditor(ctx, ui, { ...member, tools: tools || [] }, held));
       });
       actions.append(edit);
     }
@@ -175,4 +126,32 @@ export async function mountUsersPanel(ctx, ui) {
   panel.append(ui.card(`Members of ${org.name}`, ...parts));
   if (manages) panel.append(inviteForm(ctx, ui));
   return panel;
+}
+
+// The whole link, wrapped (never cut, every "_" of its token visible), and a Copy button;
+// where the clipboard is not available (plain HTTP), the text is selected to copy by hand.
+function copyableLink(url) {
+  const link = el("textarea", "admin-input admin-link");
+  Object.assign(link, { id: "invite-link", readOnly: true, value: url, rows: 2 });
+  link.setAttribute("aria-label", "Invitation link");
+  link.spellcheck = false;
+  const copy = el("button", "secondary-button", "Copy link");
+  copy.type = "button";
+  copy.id = "invite-copy";
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = "Copied";
+    } catch {
+      link.focus();
+      link.select();
+      copy.textContent = "Selected: press Ctrl+C (⌘C) to copy";
+    }
+  });
+  // Tall enough for the whole link once it is on the page (field-sizing where supported).
+  requestAnimationFrame(() => {
+    link.style.height = "auto";
+    link.style.height = `${link.scrollHeight + 2}px`;
+  });
+  return [link, copy];
 }

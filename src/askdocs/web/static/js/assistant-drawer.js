@@ -1,9 +1,12 @@
-// The assistant where people read: one drawer mounted in the reader's shell for signed-in
-// people (a bottom sheet below 48em). The header's Assistant button and Alt+Shift+A open
-// it; every turn carries the page being read (url, title, path, section); the empty
-// conversation greets with suggestions about this page. Other scripts on the page call
-// window.askdocsAssistant.openWithPrompt(text, {send}) or dispatch the
-// "askdocs:assistant" event with {detail: {prompt, send}} to open it pre-filled.
+// One assistant on every signed-in page (seed 002): the server includes this script in the
+// reader, /admin, /account and /proposals/<id> alike (server/routes/web.py, with_assistant).
+// For a signed-in person it adds the Assistant trigger to the page's header and one drawer
+// (a bottom sheet below 48em); for anyone else it adds nothing. The trigger and
+// Alt+Shift+A open it; every turn carries the page being read (url, title, path, section);
+// the empty conversation greets with suggestions for this kind of page. Other scripts call
+// window.askdocsAssistant.openWithPrompt(text, { extraContext, send }) (or the seed's
+// openWithPrompt(text, extraContext, { send })) or dispatch the "askdocs:assistant" event
+// with {detail: {prompt, extraContext, send}} to open it pre-filled.
 import { Session } from "./account-api.js";
 import { mountAssistant } from "./assistant.js";
 
@@ -40,7 +43,8 @@ function currentSection(article) {
 
 export function pageContext() {
   const article = document.getElementById("article");
-  const title = clip(article?.querySelector("h1")?.textContent || document.title, 300);
+  const heading = (article || document.querySelector("main") || document.body).querySelector("h1, h2");
+  const title = clip(heading?.textContent || document.title, 300);
   const { pathname, search, hash } = window.location;
   return {
     url: `${pathname}${search}${hash}`.slice(0, 2000),
@@ -50,8 +54,20 @@ export function pageContext() {
   };
 }
 
+// The empty conversation of a page that is not an article: 2-4 chips for its kind.
+const KINDS = [
+  ["/admin", "You are in the admin area. Ask how to do something here.",
+    ["How do I add a documentation site?", "How do I invite someone?", "How do I change the chat provider?"]],
+  ["/account", "This is your account. Ask about it, or anything else.",
+    ["What can my role do?", "How do I change my password?", "How do I use askdocs from an MCP client?"]],
+  ["/proposals/", "This is a proposed change. Ask what it does before you apply it.",
+    ["What would this change do?", "How do I apply or discard a proposal?"]],
+];
+
 function welcome() {
   const { title, section, path } = pageContext();
+  const kind = KINDS.find(([prefix]) => path.startsWith(prefix));
+  if (kind) return { greeting: kind[1], chips: kind[2] };
   if (!path.startsWith("/docs/") || !title) {
     return {
       greeting: "Ask anything about this documentation.",
@@ -122,7 +138,10 @@ function mount() {
 function show() {
   if (!state.session) return;
   if (!state.mounted) mount();
-  else state.mounted.welcomeAgain();
+  else {
+    state.mounted.welcomeAgain();
+    state.mounted.opened(); // the list again, and the "has no reply yet" hint
+  }
   state.returnTo = document.activeElement;
   state.drawer.hidden = false;
   document.body.classList.add("assistant-open");
@@ -146,15 +165,53 @@ function toggle() {
   else show();
 }
 
-export function openWithPrompt(text, { send = false } = {}) {
+// openWithPrompt(prompt, { extraContext, send }), or seed 002's
+// openWithPrompt(prompt, extraContext, { send }).
+export function openWithPrompt(text, second = {}, third = {}) {
+  const options = typeof second === "string" ? { ...third, extraContext: second } : second || {};
   show();
-  state.mounted?.ask(String(text || ""), { send });
+  state.mounted?.ask(String(text || ""), {
+    send: Boolean(options.send),
+    extraContext: options.extraContext || null,
+  });
+}
+
+// The header trigger: the page's own #assistant-open, else one added to its header (next to
+// the sign-out button when there is one).
+function triggerButton() {
+  const found = document.getElementById("assistant-open");
+  if (found) return found;
+  const button = el("button", "secondary-button assistant-trigger");
+  Object.assign(button, { type: "button", id: "assistant-open", title: "Assistant (Alt+Shift+A)" });
+  button.setAttribute("aria-controls", "assistant-drawer");
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-keyshortcuts", "Alt+Shift+A");
+  button.setAttribute("aria-label", "Assistant");
+  const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  icon.setAttribute("viewBox", "0 0 24 24");
+  icon.setAttribute("width", "18");
+  icon.setAttribute("height", "18");
+  icon.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M4 5h16v11H9l-5 4z");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "2");
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke-linejoin", "round");
+  icon.append(path);
+  button.append(icon, el("span", "", "Assistant"));
+  button.hidden = true;
+  const header = document.querySelector("header.topbar") || document.body;
+  const signOut = header.querySelector("#sign-out");
+  if (signOut) signOut.before(button);
+  else header.append(button);
+  return button;
 }
 
 async function main() {
-  const trigger = document.getElementById("assistant-open");
   state.session = await Session.current().catch(() => null);
-  if (!state.session || !trigger) return;
+  if (!state.session) return;
+  const trigger = triggerButton();
   loadStyles();
   trigger.hidden = false;
   trigger.addEventListener("click", toggle);

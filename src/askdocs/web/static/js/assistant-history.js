@@ -53,8 +53,10 @@ export function createHistory(list, search, actions) {
     const open = button("thread-link", titleOf(thread));
     open.dataset.thread = thread.id;
     if (thread.id === state.current) open.setAttribute("aria-current", "true");
-    if (thread.replyInProgress) open.append(el("span", "thread-badge", "answering"));
-    else if (thread.awaitingReply) open.append(el("span", "thread-badge", "no reply yet"));
+    // Seed 002: rows read "No reply yet" or "Still answering…".
+    if (thread.replyInProgress) open.append(el("span", "thread-badge", "Still answering…"));
+    else if (thread.replyInterrupted) open.append(el("span", "thread-badge", "Interrupted"));
+    else if (thread.awaitingReply) open.append(el("span", "thread-badge", "No reply yet"));
     open.addEventListener("click", () => actions.open(thread.id));
     return open;
   }

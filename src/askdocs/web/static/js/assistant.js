@@ -56,10 +56,22 @@ function layout(maxChars) {
   const form = el("form", "ask-form composer");
   form.id = "composer";
   form.append(label, input, send);
+  // Seed 002: opening the assistant says when another conversation is still waiting.
+  const waiting = el("p", "waiting-hint");
+  waiting.id = "waiting-hint";
+  waiting.setAttribute("role", "status");
+  waiting.hidden = true;
   const main = el("main", "conversation");
   main.id = "conversation";
-  main.append(title, log, status, form);
-  return { threads, list, search, shelf, newThread, scrim, main, title, log, status, input, send, form };
+  main.append(title, waiting, log, status, form);
+  return {
+    threads, list, search, shelf, newThread, scrim, main, title, waiting, log, status, input, send, form,
+  };
+}
+
+function withExtra(context, extra) {
+  if (!extra) return context;
+  return { ...(context || {}), extra };
 }
 
 // The empty conversation: a greeting and, from welcome(), 2-4 suggestion chips.
@@ -97,7 +109,9 @@ export function mountAssistant({
   const api = new AssistantApi(token, csrf);
   const ui = layout(maxChars);
   root.replaceChildren(ui.threads, ui.scrim, ui.main);
-  const state = { threads: [], current: null, running: null, signedOut: false, archived: false };
+  const state = {
+    threads: [], current: null, running: null, signedOut: false, archived: false, extra: null,
+  };
   const history = createHistory(ui.list, ui.search, {
     open: (threadId) => open(threadId),
     rename: (threadId, title) => change(threadId, { title }, "Renamed."),
@@ -176,6 +190,24 @@ export function mountAssistant({
     }
   }
 
+  // "<title> has no reply yet — Open" for a waiting conversation other than this one (its
+  // newest message is the person's and nothing is answering it).
+  function showWaiting() {
+    const other = state.threads.find((t) => t.awaitingReply && !t.replyInProgress && t.id !== state.current);
+    ui.waiting.replaceChildren();
+    ui.waiting.hidden = !other;
+    if (!other) return;
+    const go = el("button", "link-button waiting-open", "Open");
+    go.type = "button";
+    go.addEventListener("click", () => open(other.id));
+    ui.waiting.append(el("span", "", `“${other.title || NEW_TITLE}” has no reply yet — `), go);
+  }
+
+  async function opened() {
+    await refresh();
+    showWaiting();
+  }
+
   function closeNav() {
     navHost.classList.remove("threads-open");
     ui.scrim.hidden = true;
@@ -186,6 +218,7 @@ export function mountAssistant({
     if (busy()) return;
     closeNav();
     state.current = threadId;
+    ui.waiting.hidden = true;
     conversation.clear();
     renderThreads();
     setStatus("");
@@ -200,15 +233,19 @@ export function mountAssistant({
     ui.input.focus();
   }
 
-  // A restored thread that ends in the person's message: still being answered, or not.
+  // A restored thread that ends in the person's message: still being answered, interrupted
+  // (the server answering it stopped), or not answered.
   function unanswered(detail) {
     const last = detail.messages[detail.messages.length - 1];
     if (!last || last.role !== "user") return;
     if (detail.replyInProgress) {
       conversation.notice("Still working on your last message.", "Check again", () => open(detail.id));
-    } else {
-      conversation.notice("No reply yet.", "Ask again", () => submit(last.content, { again: true }));
+      return;
     }
+    const said = detail.replyInterrupted
+      ? "The answer was interrupted: the server answering it stopped."
+      : "No reply yet.";
+    conversation.notice(said, "Ask again", () => submit(last.content, { again: true }));
   }
 
   function startNew() {
@@ -239,11 +276,13 @@ export function mountAssistant({
         renderThreads();
       }
       answer = conversation.startAnswer(setStatus, () => submit(message, { again: true }), message);
+      const extra = state.extra;
+      state.extra = null; // what the page added goes with this one turn
       await api.chat({
         threadId: state.current,
         message,
         siteId,
-        pageContext: pageContext(),
+        pageContext: withExtra(pageContext(), extra),
         signal: controller.signal,
         onFrame: (frame) => answer.onFrame(frame),
       });
@@ -306,18 +345,21 @@ export function mountAssistant({
     }
   });
 
-  refresh();
+  opened();
   ui.input.focus();
   return {
     refresh,
+    opened,
     open,
     startNew,
     // The empty conversation's greeting again (the page being read may have changed).
     welcomeAgain() {
       if (!state.current && !state.running) conversation.clear(fresh());
     },
-    // Open with a prompt: fill the box (and send it with {send: true}).
-    ask(text, { send = false } = {}) {
+    // Open with a prompt: fill the box (and send it with {send: true}); extraContext goes
+    // with the next turn's page context (the server caps it at 2,000 characters).
+    ask(text, { send = false, extraContext = null } = {}) {
+      state.extra = extraContext ? String(extraContext).slice(0, 2000) : null;
       if (send && !state.running) {
         submit(String(text));
         return;

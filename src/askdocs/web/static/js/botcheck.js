@@ -1,6 +1,59 @@
-// The bot check on this server's own pages: frame /askdocs-turnstile (same origin) and
-// wait for the token it posts back. A token is good for one question.
+// The bot check on this server's own pages: ALTCHA's proof of work, or Turnstile through
+// /askdocs-turnstile (same origin). A token is good for one question.
 import { t } from "./i18n.js";
+
+const ALTCHA = "/static/vendor/altcha/"; // the npm altcha widget, served by askdocs itself
+let altchaLoaded = null;
+
+// The widget's script and style, once per page; the PBKDF2 worker is askdocs's copy too
+// (no blob: workers, no inline styles: the pages' strict CSP holds).
+function loadAltcha() {
+  if (!altchaLoaded) {
+    const style = document.createElement("link");
+    style.rel = "stylesheet";
+    style.href = `${ALTCHA}altcha.css`;
+    document.head.append(style);
+    altchaLoaded = import(`${ALTCHA}altcha.js`).then(() => {
+      const worker = () => new Worker(`${ALTCHA}pbkdf2.js`);
+      globalThis.$altcha.algorithms.set("PBKDF2/SHA-256", worker);
+    });
+  }
+  return altchaLoaded;
+}
+
+// ALTCHA: the widget fetches a challenge from /api/altcha/challenge, solves it in workers
+// and hands over its payload, which the server accepts once.
+export async function altchaToken(area, signal) {
+  await loadAltcha();
+  return new Promise((resolve, reject) => {
+    const widget = document.createElement("altcha-widget");
+    widget.setAttribute("challenge", "/api/altcha/challenge");
+    widget.setAttribute("auto", "onload");
+    widget.setAttribute("name", "askdocs-altcha");
+    const note = document.createElement("p");
+    note.className = "muted";
+    note.textContent = t("botCheck");
+    area.replaceChildren(note, widget);
+    area.hidden = false;
+    const cleanup = () => {
+      area.replaceChildren();
+      area.hidden = true;
+    };
+    widget.addEventListener("verified", (event) => {
+      cleanup();
+      resolve(event.detail.payload);
+    });
+    widget.addEventListener("statechange", (event) => {
+      if (event.detail.state !== "error") return;
+      cleanup();
+      reject(new Error(t("askFailed")));
+    });
+    signal.addEventListener("abort", () => {
+      cleanup();
+      reject(new DOMException("Aborted", "AbortError"));
+    });
+  });
+}
 
 export function turnstileToken(area, signal) {
   return new Promise((resolve, reject) => {

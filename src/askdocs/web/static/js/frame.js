@@ -1,6 +1,6 @@
 // The widget's panel page (/widget/frame), shown in an iframe by /widget.js.
 import { createAskPanel } from "./ask.js";
-import { tokenFromParent } from "./botcheck.js";
+import { altchaToken, tokenFromParent } from "./botcheck.js";
 import { setLocale, translate } from "./i18n.js";
 
 const config = JSON.parse(document.querySelector('meta[name="askdocs-config"]').content);
@@ -24,7 +24,10 @@ const panel = createAskPanel({
   config,
   frame: true,
   onClose: () => window.parent.postMessage({ type: "askdocs-widget-close" }, origin || "*"),
-  getToken: (area, signal) => tokenFromParent(area, signal, origin),
+  // ALTCHA runs here, on askdocs's own origin; Turnstile on the embedding page's (the
+  // custom-domain flow), which hands the token down.
+  getToken:
+    config.botCheck === "altcha" ? altchaToken : (area, signal) => tokenFromParent(area, signal, origin),
 });
 
 window.addEventListener("message", (event) => {

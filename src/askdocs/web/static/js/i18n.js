@@ -10,6 +10,8 @@ const STRINGS = {
     noResults: "No results",
     resultCount: (n) => (n === 1 ? "1 result" : `${n} results`),
     searchFailed: "Search is unavailable right now",
+    keywordWhileEmbedding: (done, total) =>
+      `searching by keyword while ${done.toLocaleString("en")} of ${total.toLocaleString("en")} sections are embedded`,
     language: "Language",
     askAi: "Ask AI",
     loading: "Loading…",
@@ -72,6 +74,8 @@ const STRINGS = {
     noResults: "Nic nenalezeno",
     resultCount: (n) => (n === 1 ? "1 výsledek" : n < 5 ? `${n} výsledky` : `${n} výsledků`),
     searchFailed: "Hledání teď není k dispozici",
+    keywordWhileEmbedding: (done, total) =>
+      `hledá se podle slov, než se zpracuje všech ${total.toLocaleString("cs")} oddílů (hotovo ${done.toLocaleString("cs")})`,
     language: "Jazyk",
     askAi: "Zeptat se AI",
     loading: "Načítám…",
@@ -134,6 +138,8 @@ const STRINGS = {
     noResults: "Nič sa nenašlo",
     resultCount: (n) => (n === 1 ? "1 výsledok" : n < 5 ? `${n} výsledky` : `${n} výsledkov`),
     searchFailed: "Hľadanie teraz nie je k dispozícii",
+    keywordWhileEmbedding: (done, total) =>
+      `hľadá sa podľa slov, kým sa nespracuje všetkých ${total.toLocaleString("sk")} oddielov (hotovo ${done.toLocaleString("sk")})`,
     language: "Jazyk",
     askAi: "Opýtať sa AI",
     loading: "Načítavam…",

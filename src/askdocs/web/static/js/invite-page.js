@@ -43,16 +43,19 @@ export async function mountInvite(root) {
   const parts = [el("p", "", describe(invitation))];
   let name = null;
   let password = null;
-  if (!invitation.accountExists) {
+  // The server never says whether the address has an account (the link's holder may be
+  // the inviter): a new account chooses a password, an existing one signs in first.
+  if (!invitation.forYou) {
     name = input("name", "text", "name");
     name.required = false;
     password = input("new-password", "password", "new-password");
     parts.push(...field("Your name", name), ...field("Choose a password (at least 10 characters)", password));
-  } else if (!session || session.user.email !== invitation.email) {
-    const link = el("a", "", `Sign in as ${invitation.email}`);
+    const link = el("a", "", `sign in as ${invitation.email}`);
+    link.id = "invite-sign-in";
     link.href = `/sign-in?${new URLSearchParams({ next: window.location.pathname })}`;
-    parts.push(el("p", "", "You already have an account. "), link);
-    button.hidden = true;
+    const note = el("p", "muted", "Already have an account? First ");
+    note.append(link, ", then open this link again.");
+    parts.push(note);
   }
   const { main, form } = card("You are invited", ...parts, error, button);
   form.addEventListener("submit", async (event) => {

@@ -3,7 +3,7 @@
 // the server; everything else is built with textContent.
 import { ApiError, fetchArticle, fetchCatalog } from "./api.js";
 import { createAskPanel } from "./ask.js";
-import { turnstileToken } from "./botcheck.js";
+import { altchaToken, turnstileToken } from "./botcheck.js";
 import { LOCALE_NAMES, locale, setLocale, t, translate } from "./i18n.js";
 import { addPermalinks, followReading, notFoundPage, searchShortcuts, wrapTables } from "./reader-nav.js";
 import { createSearch } from "./search.js";
@@ -80,6 +80,10 @@ window.addEventListener("popstate", () => show());
 
 // ---- catalog -------------------------------------------------------------------------
 
+// The site's own locales (the catalog says which it has pages in): the picker lists only
+// those, and hides itself when there is one.
+let siteLocales = [config.defaultLocale];
+
 async function loadCatalog() {
   const box = $("catalog");
   try {
@@ -88,6 +92,10 @@ async function loadCatalog() {
     view.catalog = null;
     box.replaceChildren(make("p", "muted", t("unavailable")));
     return;
+  }
+  if (Array.isArray(view.catalog.locales) && view.catalog.locales.length) {
+    siteLocales = view.catalog.locales;
+    localeOptions();
   }
   renderCatalog();
 }
@@ -307,8 +315,11 @@ document.addEventListener("keydown", (event) => {
 
 function localeOptions() {
   const select = $("locale-select");
+  const single = siteLocales.length <= 1;
+  select.hidden = single;
+  document.querySelector('label[for="locale-select"]').hidden = single;
   select.replaceChildren(
-    ...config.locales.map((code) => {
+    ...siteLocales.map((code) => {
       // Phones show the short code; the full name stays the option's accessible label.
       const option = make("option", "", phone.matches ? code.toUpperCase() : LOCALE_NAMES[code] || code);
       option.value = code;
@@ -345,7 +356,7 @@ const ask = createAskPanel({
   config,
   onClose: () => closeAsk(true),
   onNavigate: (url) => navigate(url),
-  getToken: turnstileToken,
+  getToken: config.botCheck === "altcha" ? altchaToken : turnstileToken,
 });
 
 // A backdrop behind the panel on narrow screens; a click on it closes the panel.

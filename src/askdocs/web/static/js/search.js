@@ -50,7 +50,13 @@ export function createSearch({ input, panel, list, status, site, onOpen, onAsk =
     return option;
   }
 
-  function render(hits, asked) {
+  // Keyword search while the site's sections are embedded: say so, with how far it is.
+  function indexingNote(indexing) {
+    if (!indexing) return "";
+    return ` · ${t("keywordWhileEmbedding", indexing.embedded, indexing.total)}`;
+  }
+
+  function render(hits, asked, indexing = null) {
     results = hits;
     query = asked;
     list.replaceChildren();
@@ -73,7 +79,9 @@ export function createSearch({ input, panel, list, status, site, onOpen, onAsk =
       list.append(option);
     });
     if (onAsk && query) list.append(askOption(hits.length));
-    status.textContent = hits.length ? t("resultCount", hits.length) : t("noResults");
+    status.textContent = (hits.length ? t("resultCount", hits.length) : t("noResults"))
+      + indexingNote(indexing);
+    status.classList.toggle("search-indexing", Boolean(indexing));
     active = -1;
     setExpanded(true);
   }
@@ -99,7 +107,7 @@ export function createSearch({ input, panel, list, status, site, onOpen, onAsk =
     setExpanded(true);
     try {
       const body = await search(site, query, locale(), controller.signal);
-      if (input.value.trim() === query) render(body.hits || [], query);
+      if (input.value.trim() === query) render(body.hits || [], query, body.indexing);
     } catch (error) {
       if (error?.name === "AbortError") return;
       results = [];

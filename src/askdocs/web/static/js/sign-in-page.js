@@ -1,13 +1,16 @@
 // /sign-in: email and password, or single sign-on when configured. Errors from the
 // single sign-on callback arrive as ?error=<code>.
 import { ApiError } from "./api.js";
-import { el, field, input, request, safeNext } from "./account-api.js";
+import { el, field, input, request } from "./account-api.js";
 
 const MESSAGES = {
   invalid_credentials: "The email address or the password is wrong.",
-  sign_in_limited: "Too many attempts. Wait a few minutes and try again.",
+  sign_in_limited:
+    "Too many attempts. Wait a few minutes, or ask an administrator for a reset link.",
   oidc_domain_not_allowed: "Your email domain may not sign in here. Ask an administrator.",
   oidc_no_account: "There is no account for this email address. Ask for an invitation.",
+  oidc_not_linked:
+    "Your account is not linked to single sign-on yet. Sign in with your password, or ask an administrator to link it.",
   oidc_no_email: "The sign-on provider did not share a verified email address.",
   oidc_state_mismatch: "The sign-on took too long or came from another browser. Try again.",
   oidc_refused: "The sign-on was cancelled or refused.",
@@ -19,7 +22,8 @@ const MESSAGES = {
 
 export function mountSignIn(root, config) {
   const params = new URLSearchParams(window.location.search);
-  const next = safeNext(params.get("next"), "/assistant");
+  // Where to go afterwards: judged by the server (askdocs.auth.redirects), never read here.
+  const next = config.next || "/assistant";
   const heading = el("h1", "", "Sign in");
   heading.id = "signin-title";
   const email = input("email", "email", "username");
