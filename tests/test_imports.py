@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 from askdocs.devtools.imports import Graph, cycles, graph, packages
 
@@ -59,3 +62,22 @@ def test_a_server_on_sqlite_with_the_local_model_leaves_the_heavy_optional_parts
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert run.stdout.strip() == ""
+
+
+def test_the_package_never_imports_the_training_pipeline() -> None:
+    """``train/`` (issue #32) needs PyTorch and is not shipped: no module of the package may
+    import it, even lazily inside a function."""
+    root = Path(__file__).resolve().parents[1]
+    importing = []
+    for path in sorted((root / "src" / "askdocs").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            if any(name == "train" or name.startswith("train.") for name in names):
+                importing.append(str(path.relative_to(root)))
+    assert importing == []
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["src/askdocs"]

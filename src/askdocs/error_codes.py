@@ -202,7 +202,12 @@ class ErrorCode(StrEnum):
     EMBEDDING_MODEL_MISSING = (
         "embedding_model_missing",
         503,
-        "the bundled embedding model is not installed",
+        "the local embedding model's package is not installed (the message gives the pip command)",
+    )
+    EMBEDDING_MODEL_UNKNOWN = (
+        "embedding_model_unknown",
+        500,
+        "embedding.model names no model the local provider runs (the message lists them)",
     )
     EMBEDDING_MODEL_INVALID = (
         "embedding_model_invalid",

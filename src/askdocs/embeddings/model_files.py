@@ -2,7 +2,8 @@
 
 ``compiled_model`` returns the path of the optimised ONNX file for the bundled weights,
 compiling it in a child process (:mod:`askdocs.embeddings.compile`) the first time. Files
-live in ``cache_dir`` (the service uses ``<data_dir>/models``), named after a key of the
+live in ``cache_dir`` (the service uses ``<data_dir>/models``), named after the model (its
+stem) and a key of the
 model files' sizes and times, the precision, the graph form and the onnxruntime and
 askdocs graph versions, so an upgrade of any of them compiles afresh. Without a
 ``cache_dir`` the file is compiled into a temporary folder that the caller removes.
@@ -30,9 +31,13 @@ class CompileUnsupported(EmbeddingError):
     """This runtime cannot compile the requested graph form (e.g. no contrib kernels)."""
 
 
-def compiled_model(model_dir: Path, cache_dir: Path, precision: Precision, form: Form) -> Path:
-    """The cached compiled file, compiled now (under a lock) if it is missing."""
-    path = cache_dir / f"minilm-{precision}-{form}-{model_key(model_dir)}.onnx"
+def compiled_model(
+    model_dir: Path, cache_dir: Path, precision: Precision, form: Form, stem: str = "minilm"
+) -> Path:
+    """The cached compiled file, compiled now (under a lock) if it is missing. ``stem``
+    starts its name: each local model has its own (``local_models.LocalModel.stem``), so
+    two models' files never share a name even where their folders' sizes and times agree."""
+    path = cache_dir / f"{stem}-{precision}-{form}-{model_key(model_dir)}.onnx"
     if path.is_file():
         return path
     with _locked(cache_dir):
