@@ -29,6 +29,12 @@ CONFIG = """\
 include-path = "/readyz"
 include-method = "GET"
 checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]
+
+# Stateful links from Location headers only: dependency analysis pairs a thread's nullable
+# siteId with /api/v1/admin/sites/{siteId} and sends its null as the text "None", a request
+# the document does not allow (the site-id pattern), reported as a valid one refused.
+[phases.stateful.inference]
+algorithms = ["location-headers"]
 """
 UNDOCUMENTED = "Undocumented status code"  # status_code_conformance (ST103)
 SUMMARY = re.compile(r"❌\s+(\S+)\s+(.+?):\s+(\d+)\s*$")

@@ -7,6 +7,7 @@ where the server refused schema-valid requests with 400."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -162,3 +163,21 @@ async def test_reader_locales_are_documented_as_required_and_enumerated(
     assert (await client.get("/api/docs/catalog", params={"locale": "cs"})).status_code == 200
     empty = await client.get("/api/v1/admin/sites", params={"organisationId": ""})
     assert empty.status_code in (400, 401)  # the document's minLength 1, never a 200
+
+
+async def test_an_optional_locale_may_be_sent_empty_as_documented(
+    client: httpx.AsyncClient, spec: dict[str, Any]
+) -> None:
+    """``?locale=`` is the default locale, as when it is left out; the document says so."""
+    (locale,) = [
+        p for p in spec["paths"]["/llms.txt"]["get"]["parameters"] if p["name"] == "locale"
+    ]
+    assert locale["required"] is False
+    assert locale["schema"]["enum"] == ["en", "cs", "sk", ""]
+    assert (await client.get("/llms.txt", params={"locale": ""})).status_code == 200
+
+
+def test_a_blank_query_is_documented_as_refused(spec: dict[str, Any]) -> None:
+    (q,) = [p for p in spec["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "q"]
+    assert re.fullmatch(q["schema"]["pattern"].strip("^$"), "\x1c") is None
+    assert re.fullmatch(q["schema"]["pattern"].strip("^$"), "install") is not None

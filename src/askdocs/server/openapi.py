@@ -194,9 +194,11 @@ def _resolve_values(parameter: dict[str, Any], settings: Settings) -> None:
     marked = _marked(parameter.get("schema", {}))
     if marked is None:
         return
-    name = marked[VALUES_KEY]
-    parameter["schema"] = {"type": "string", "enum": SETTING_VALUES[name](settings)}
-    parameter["required"] = bool(marked.get(REQUIRED_KEY))
+    name, required = marked[VALUES_KEY], bool(marked.get(REQUIRED_KEY))
+    values = SETTING_VALUES[name](settings)
+    # an optional one may be sent empty (``?locale=``): the default, as when it is left out
+    parameter["schema"] = {"type": "string", "enum": values if required else [*values, ""]}
+    parameter["required"] = required
 
 
 def _marked(schema: dict[str, Any]) -> dict[str, Any] | None:

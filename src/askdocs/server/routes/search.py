@@ -24,6 +24,7 @@ from askdocs.answer.flow import interactive
 from askdocs.corpus.groups import GROUP_PATTERN
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import InvalidInput
+from askdocs.guard.validation import NONBLANK_PATTERN
 from askdocs.search.execution import until_disconnected
 from askdocs.search.query import MAX_QUERY_CHARS
 from askdocs.search.stop import StopToken
@@ -58,7 +59,14 @@ async def search(
     host: HostDep,
     caller: SiteCallerDep,
     visitor: VisitorDep,
-    q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS)],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            json_schema_extra={"pattern": NONBLANK_PATTERN},  # blank: 400 invalid_query
+        ),
+    ],
     site: Annotated[str | None, Query(max_length=63)] = None,
     locale: Annotated[str | None, Query(max_length=35, pattern=r"^[A-Za-z0-9_-]+$")] = None,
     audience: Audience | None = None,
