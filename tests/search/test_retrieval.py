@@ -11,12 +11,13 @@ import pytest
 from askdocs.embeddings.protocol import Embedder, Vectors
 from askdocs.error_codes import ErrorCode
 from askdocs.errors import EmbeddingError, IndexBuilding, VectorStoreError
-from askdocs.index import HybridParams, IndexStore
+from askdocs.index import CollectionInfo, HybridParams, IndexStore
 from askdocs.search.retrieval import Retriever, SearchRequest, is_keyword_query
 from askdocs.service import AskDocs
 from askdocs.settings import EmbeddingSettings
 from askdocs.sites import folder_site
 from tests.search.conftest import SITE, fixture_settings
+from tests.search.fixtures import write_docs
 
 
 class FailingQueries:
@@ -223,3 +224,36 @@ def test_each_query_kind_is_fused_with_its_own_weights(
     assert [(p.rrf_k, p.dense_weight, p.lexical_weight) for p in seen] == [expected]
     assert result.mode == "hybrid"
     assert result.hits
+
+
+def test_a_collection_swept_under_a_search_is_read_again_from_the_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search planned on collection A while two builds swap in B, then C (whose build
+    sweeps A): the engine refuses A, the search reads the collection now current instead of
+    answering 503 vector_store_unavailable."""
+    docs = write_docs(tmp_path / "docs")
+    none = EmbeddingSettings(provider="none")
+    service = AskDocs(
+        fixture_settings(tmp_path / "data", embedding=none), [folder_site(docs, SITE)]
+    )
+    try:
+        first = service.index(SITE).collection
+        real = IndexStore.query
+        asked: list[str] = []
+
+        def racing(self: IndexStore, collection: CollectionInfo, **kwargs: object) -> object:
+            asked.append(collection.name)
+            if len(asked) == 1:  # two builds land while this search runs
+                for n in (1, 2):
+                    (docs / f"new-{n}.md").write_text(f"# New {n}\n\nDocker page {n}.\n")
+                    service.index(SITE)
+            return real(self, collection, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(IndexStore, "query", racing)
+        result = service.search("docker", site=SITE)
+        assert asked[0] == first
+        assert asked[-1] != first  # searched again, on the collection current now
+        assert result.hits
+    finally:
+        service.close()

@@ -40,6 +40,7 @@ from askdocs.index import (
     SparseVector,
     model_spec,
 )
+from askdocs.index.backend import CollectionGone
 from askdocs.search import cosines, lexical
 from askdocs.search.cosines import Shown
 from askdocs.search.followup import fuse_followup
@@ -109,6 +110,16 @@ class Retriever:
         self.settings = settings
 
     def search(self, request: SearchRequest, stop: StopToken = NEVER) -> SearchResult:
+        try:
+            return self._search(request, stop)
+        except CollectionGone:
+            # a build swapped in a newer collection and swept the one this search planned
+            # on (the first index's keyword-only one, an older build): search once more,
+            # on the collection current now; gone again is a real failure
+            log.info("the collection of a search was swept under it; searching again")
+            return self._search(request, stop)
+
+    def _search(self, request: SearchRequest, stop: StopToken) -> SearchResult:
         s = self.settings
         query = search_text(request.query, request.history, s.followup_min_words, s.followup_join)
         stop.check("plan")
