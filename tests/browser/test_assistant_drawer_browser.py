@@ -161,6 +161,7 @@ def test_a_member_asks_about_the_page_in_the_drawer(
     assert "page title: Installing" in system
     assert f"path: {READING}" in system
     shot(page, artifacts, "drawer-answer")
+    turn_ended(page)  # its last frames (the thread's title) re-render the history list
     # rename, then delete the thread from the drawer's history
     history(page)
     row = drawer.locator(".thread-row", has_text=f"Install page {where}")
