@@ -182,7 +182,9 @@ class Url:
 
 def _admin_install(base: Path, held: Held) -> Path:
     """A configured one-section site (embedded one text at a time: never held) and an
-    organisation owned by a platform admin, set up with ``askdocs`` commands."""
+    organisation owned by a platform admin, set up with ``askdocs`` commands. A held batch
+    waits up to ``WAIT_SECONDS``: the provider's timeout is as long, so a slow machine sees
+    "searching by keyword" rather than a timed-out run."""
     (base / "fx").mkdir()
     (base / "fx" / "index.md").write_text("# Fixture\n\nOne short page.\n", encoding="utf-8")
     config = base / "askdocs.toml"
@@ -201,6 +203,7 @@ name = "Fixture"
 [[sites.roots]]
 path = "{base / "fx"}"
 {held.embedding_config()}
+timeout_seconds = {WAIT_SECONDS:g}
 """,
         encoding="utf-8",
     )
